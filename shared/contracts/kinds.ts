@@ -1,0 +1,85 @@
+import type { GroupKind } from './object.js';
+
+/** Everything the API, the store and the router need to know about a kind. */
+export interface KindInfo extends GroupKind {
+  /** Served versions; the first is the storage version objects are converted to. */
+  versions: readonly string[];
+  plural: string;
+  namespaced: boolean;
+  /** Has a status subresource (`/status`). */
+  statusSubresource: boolean;
+  /** Secret-like: `data` is encrypted at rest and never returned by list calls. */
+  sensitive?: boolean;
+}
+
+const CORE = 'cluster.x-k8s.io';
+const BOOTSTRAP = 'bootstrap.cluster.x-k8s.io';
+const CONTROL_PLANE = 'controlplane.cluster.x-k8s.io';
+const INFRASTRUCTURE = 'infrastructure.cluster.x-k8s.io';
+
+function kind(group: string, name: string, plural: string, versions: readonly string[], extra: Partial<KindInfo> = {}): KindInfo {
+  return { group, kind: name, plural, versions, namespaced: true, statusSubresource: true, ...extra };
+}
+
+const V1BETA2 = ['v1beta2', 'v1beta1'] as const;
+
+/** Kinds capless serves out of the box. Providers add theirs with `registerKind`. */
+export const BUILTIN_KINDS: readonly KindInfo[] = [
+  kind('', 'Secret', 'secrets', ['v1'], { statusSubresource: false, sensitive: true }),
+  kind('', 'ConfigMap', 'configmaps', ['v1'], { statusSubresource: false }),
+  kind(CORE, 'Cluster', 'clusters', V1BETA2),
+  kind(CORE, 'Machine', 'machines', V1BETA2),
+  kind(CORE, 'MachineSet', 'machinesets', V1BETA2),
+  kind(CORE, 'MachineDeployment', 'machinedeployments', V1BETA2),
+  kind(CORE, 'MachineHealthCheck', 'machinehealthchecks', V1BETA2),
+  kind(BOOTSTRAP, 'KubeadmConfig', 'kubeadmconfigs', V1BETA2),
+  kind(BOOTSTRAP, 'KubeadmConfigTemplate', 'kubeadmconfigtemplates', V1BETA2, { statusSubresource: false }),
+  kind(CONTROL_PLANE, 'KubeadmControlPlane', 'kubeadmcontrolplanes', V1BETA2),
+  kind(CONTROL_PLANE, 'KubeadmControlPlaneTemplate', 'kubeadmcontrolplanetemplates', V1BETA2, { statusSubresource: false }),
+  kind(INFRASTRUCTURE, 'InMemoryCluster', 'inmemoryclusters', ['v1beta2']),
+  kind(INFRASTRUCTURE, 'InMemoryClusterTemplate', 'inmemoryclustertemplates', ['v1beta2'], { statusSubresource: false }),
+  kind(INFRASTRUCTURE, 'InMemoryMachine', 'inmemorymachines', ['v1beta2']),
+  kind(INFRASTRUCTURE, 'InMemoryMachineTemplate', 'inmemorymachinetemplates', ['v1beta2'], { statusSubresource: false }),
+  kind(INFRASTRUCTURE, 'DockerCluster', 'dockerclusters', V1BETA2),
+  kind(INFRASTRUCTURE, 'DockerClusterTemplate', 'dockerclustertemplates', V1BETA2, { statusSubresource: false }),
+  kind(INFRASTRUCTURE, 'DockerMachine', 'dockermachines', V1BETA2),
+  kind(INFRASTRUCTURE, 'DockerMachineTemplate', 'dockermachinetemplates', V1BETA2, { statusSubresource: false }),
+  kind('ipam.cluster.x-k8s.io', 'IPAddressClaim', 'ipaddressclaims', V1BETA2),
+  kind('ipam.cluster.x-k8s.io', 'IPAddress', 'ipaddresses', V1BETA2, { statusSubresource: false }),
+  kind('runtime.cluster.x-k8s.io', 'ExtensionConfig', 'extensionconfigs', ['v1beta2']),
+  kind('clusterctl.cluster.x-k8s.io', 'Metadata', 'metadata', ['v1alpha3'], { statusSubresource: false }),
+  kind('clusterctl.cluster.x-k8s.io', 'Provider', 'providers', ['v1alpha3'], { statusSubresource: false }),
+];
+
+/** A lookup over kinds; immutable once built so handlers can share it. */
+export class KindRegistry {
+  private readonly byGroupKind = new Map<string, KindInfo>();
+  private readonly byPlural = new Map<string, KindInfo>();
+
+  constructor(kinds: readonly KindInfo[] = BUILTIN_KINDS) {
+    for (const info of kinds) this.add(info);
+  }
+
+  add(info: KindInfo): void {
+    this.byGroupKind.set(`${info.group}/${info.kind}`, info);
+    this.byPlural.set(`${info.group}/${info.plural}`, info);
+  }
+
+  get(group: string, kindName: string): KindInfo | undefined {
+    return this.byGroupKind.get(`${group}/${kindName}`);
+  }
+
+  byResource(group: string, plural: string): KindInfo | undefined {
+    return this.byPlural.get(`${group}/${plural}`);
+  }
+
+  all(): KindInfo[] {
+    return [...this.byGroupKind.values()];
+  }
+
+  groups(): string[] {
+    return [...new Set(this.all().map((k) => k.group))];
+  }
+}
+
+export const defaultKinds = new KindRegistry();

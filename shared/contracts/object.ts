@@ -1,0 +1,133 @@
+/**
+ * The Kubernetes object model every capless kind shares. Pure types and helpers:
+ * this folder imports nothing from AWS.
+ */
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  finalizers?: string[];
+  ownerReferences?: OwnerReference[];
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
+
+/** Any stored object. Kinds narrow `spec`/`status` through their own schemas. */
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta;
+  spec?: Record<string, unknown>;
+  status?: Record<string, unknown>;
+  /** Secrets only. */
+  type?: string;
+  /** Secrets only: base64 values. */
+  data?: Record<string, string>;
+}
+
+/** An object as the store returns it: server-set metadata is always present. */
+export interface StoredObject extends KubeObject {
+  metadata: ObjectMeta & {
+    namespace: string;
+    uid: string;
+    resourceVersion: string;
+    generation: number;
+    creationTimestamp: string;
+  };
+}
+
+/** Identity of an object: group ("" for the core group), kind, namespace, name. */
+export interface ObjectKey {
+  group: string;
+  kind: string;
+  namespace: string;
+  name: string;
+}
+
+export interface GroupKind {
+  group: string;
+  kind: string;
+}
+
+export const DEFAULT_NAMESPACE = 'default';
+
+export function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash === -1 ? '' : apiVersion.slice(0, slash);
+}
+
+export function versionOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash === -1 ? apiVersion : apiVersion.slice(slash + 1);
+}
+
+export function keyOf(obj: KubeObject): ObjectKey {
+  return {
+    group: groupOf(obj.apiVersion),
+    kind: obj.kind,
+    namespace: obj.metadata.namespace ?? DEFAULT_NAMESPACE,
+    name: obj.metadata.name,
+  };
+}
+
+/** `group/kind/namespace/name`; the core group renders as `core`. */
+export function keyString(key: ObjectKey): string {
+  return `${key.group || 'core'}/${key.kind}/${key.namespace}/${key.name}`;
+}
+
+export function parseKeyString(text: string): ObjectKey | undefined {
+  const parts = text.split('/');
+  if (parts.length !== 4) return undefined;
+  const [group, kind, namespace, name] = parts;
+  if (!group || !kind || !namespace || !name) return undefined;
+  return { group: group === 'core' ? '' : group, kind, namespace, name };
+}
+
+export function groupKindString(gk: GroupKind): string {
+  return gk.group ? `${gk.kind}.${gk.group}` : gk.kind;
+}
+
+export function sameGroupKind(a: GroupKind, b: GroupKind): boolean {
+  return a.group === b.group && a.kind === b.kind;
+}
+
+export function isDeleting(obj: KubeObject): boolean {
+  return obj.metadata.deletionTimestamp !== undefined;
+}
+
+export function hasFinalizer(obj: KubeObject, finalizer: string): boolean {
+  return (obj.metadata.finalizers ?? []).includes(finalizer);
+}
+
+export function controllerOf(obj: KubeObject): OwnerReference | undefined {
+  return (obj.metadata.ownerReferences ?? []).find((ref) => ref.controller === true);
+}
+
+export function ownerReferenceTo(owner: StoredObject, controller = true): OwnerReference {
+  return {
+    apiVersion: owner.apiVersion,
+    kind: owner.kind,
+    name: owner.metadata.name,
+    uid: owner.metadata.uid,
+    controller,
+    blockOwnerDeletion: true,
+  };
+}
+
+/** Well-known labels and annotations (capi-contract.md §2.2). */
+export const LABEL_CLUSTER_NAME = 'cluster.x-k8s.io/cluster-name';
+export const ANNOTATION_PAUSED = 'cluster.x-k8s.io/paused';
