@@ -1,0 +1,25 @@
+/** The transport-neutral request and response the API routes see (API Gateway and the embedded server adapt to it). */
+
+export interface ApiRequest {
+  method: string;
+  /** Path without query string, e.g. `/apis/cluster.x-k8s.io/v1beta2/namespaces/default/clusters`. */
+  path: string;
+  query: URLSearchParams;
+  /** Lower-case header names. */
+  headers: Record<string, string | undefined>;
+  /** Raw body text ('' when none). */
+  body: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export function jsonResponse(status: number, value: unknown): ApiResponse {
+  return { status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) };
+}
+
+/** Largest request body accepted (API Gateway's own limit is 10 MB; objects must fit DynamoDB's 400 KB). */
+export const MAX_BODY_BYTES = 1024 * 1024;

@@ -1,0 +1,69 @@
+import type { KindInfo, KindRegistry } from '../../../shared/contracts/kinds.js';
+import { type ApiResponse, jsonResponse } from '../http.js';
+
+/** `/version`: what kubectl prints as the server version. */
+export function versionInfo(): ApiResponse {
+  return jsonResponse(200, {
+    major: '1',
+    minor: '32',
+    gitVersion: 'v1.32.0-capless.0.1.0',
+    gitCommit: 'capless',
+    gitTreeState: 'clean',
+    buildDate: '2026-11-29T00:00:00Z',
+    goVersion: 'node',
+    compiler: 'capless',
+    platform: `${process.platform}/${process.arch}`,
+  });
+}
+
+export function coreApiVersions(): ApiResponse {
+  return jsonResponse(200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '' }] });
+}
+
+export function apiGroupList(kinds: KindRegistry): ApiResponse {
+  return jsonResponse(200, { kind: 'APIGroupList', apiVersion: 'v1', groups: kinds.groups().filter((g) => g !== '').map((g) => apiGroup(kinds, g)) });
+}
+
+export function apiGroupDocument(kinds: KindRegistry, group: string): ApiResponse | undefined {
+  if (!kinds.groups().includes(group) || group === '') return undefined;
+  return jsonResponse(200, { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(kinds, group) });
+}
+
+function apiGroup(kinds: KindRegistry, group: string) {
+  const versions = versionsOf(kinds, group);
+  const preferred = versions[0] ?? 'v1';
+  return {
+    name: group,
+    versions: versions.map((v) => ({ groupVersion: `${group}/${v}`, version: v })),
+    preferredVersion: { groupVersion: `${group}/${preferred}`, version: preferred },
+  };
+}
+
+function versionsOf(kinds: KindRegistry, group: string): string[] {
+  const ordered: string[] = [];
+  for (const info of kinds.all().filter((k) => k.group === group)) {
+    for (const v of info.versions) if (!ordered.includes(v)) ordered.push(v);
+  }
+  return ordered;
+}
+
+/** `/api/v1` or `/apis/{group}/{version}`: the resources served there. */
+export function apiResourceList(kinds: KindRegistry, group: string, version: string): ApiResponse | undefined {
+  const served = kinds.all().filter((k) => k.group === group && k.versions.includes(version));
+  if (served.length === 0) return undefined;
+  const resources = served.flatMap((info) => resourceEntries(info));
+  return jsonResponse(200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources });
+}
+
+function resourceEntries(info: KindInfo) {
+  const main = {
+    name: info.plural,
+    singularName: info.kind.toLowerCase(),
+    namespaced: info.namespaced,
+    kind: info.kind,
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update'],
+    ...(info.group === '' ? {} : { categories: ['cluster-api'] }),
+  };
+  if (!info.statusSubresource) return [main];
+  return [main, { name: `${info.plural}/status`, singularName: '', namespaced: info.namespaced, kind: info.kind, verbs: ['get', 'patch', 'update'] }];
+}

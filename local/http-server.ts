@@ -1,0 +1,74 @@
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type ApiRequest, type ApiResponse, MAX_BODY_BYTES } from '../functions/api/http.js';
+import { errorResponse } from '../functions/api/status.js';
+import { TooLargeError } from '../shared/errors/index.js';
+
+export type RequestHandler = (request: ApiRequest) => Promise<ApiResponse>;
+
+/** The embedded server: Node's http adapted to the same request/response the Lambda handler uses. */
+export async function listen(handler: RequestHandler, options: { host: string; port: number }): Promise<{ server: Server; url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    void serve(req, res, handler);
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? (address satisfies AddressInfo).port : options.port;
+  return {
+    server,
+    url: `http://${options.host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse, handler: RequestHandler): Promise<void> {
+  let response: ApiResponse;
+  try {
+    const body = await readBody(req);
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const headers: Record<string, string | undefined> = {};
+    for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    response = await handler({ method: req.method ?? 'GET', path: decodePath(url.pathname), query: url.searchParams, headers, body });
+  } catch (error) {
+    response = errorResponse(error);
+  }
+  res.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(response.body) });
+  res.end(response.body);
+}
+
+function decodePath(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES && !failed) {
+        failed = true;
+        reject(new TooLargeError(`the request body is over the limit of ${MAX_BODY_BYTES} bytes`));
+        return;
+      }
+      if (!failed) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!failed) resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', reject);
+  });
+}

@@ -1,0 +1,46 @@
+import { parseArgs } from 'node:util';
+import type { CliCommand } from '../cli/main.js';
+import { consoleLogger } from '../shared/ports/logger.js';
+import { startControlPlane } from './control-plane.js';
+
+/** `capless up`: the whole control plane in this process (what `npm start` runs). */
+export const upCommand: CliCommand = {
+  name: 'up',
+  summary: 'run the embedded control plane (API, store, queues, reconcilers) in this process',
+  async run(args) {
+    const { values } = parseArgs({
+      args,
+      options: {
+        port: { type: 'string', default: '8080' },
+        'data-dir': { type: 'string', default: '.capless' },
+        endpoint: { type: 'string' },
+        host: { type: 'string', default: '127.0.0.1' },
+        'log-level': { type: 'string', default: 'info' },
+      },
+      strict: true,
+    });
+    const port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got ${values.port}`);
+    const level = values['log-level'];
+    if (level !== 'debug' && level !== 'info' && level !== 'warn' && level !== 'error') throw new Error('--log-level must be debug, info, warn or error');
+    const logger = consoleLogger(level);
+    const plane = await startControlPlane({
+      dataDir: values['data-dir'],
+      port,
+      host: values.host,
+      ...(values.endpoint ? { endpoint: values.endpoint } : {}),
+      logger,
+    });
+    process.stdout.write(`capless is up: API ${plane.url}, kubeconfig ${plane.kubeconfigPath}\n`);
+    process.stdout.write(`  export KUBECONFIG=${plane.kubeconfigPath}\n`);
+    await new Promise<void>((resolve) => {
+      const stop = (signal: string) => {
+        logger.info('stopping', { signal });
+        void plane.stop().then(resolve);
+      };
+      process.once('SIGINT', () => stop('SIGINT'));
+      process.once('SIGTERM', () => stop('SIGTERM'));
+    });
+    return 0;
+  },
+};
