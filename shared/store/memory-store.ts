@@ -1,0 +1,135 @@
+/**
+ * An ObjectStore in a Map with exactly the semantics of the DynamoDB adapter (same conformance
+ * suite). Every check-and-write runs without an await in between, which is what makes the
+ * resourceVersion condition atomic here.
+ */
+
+import { keyOf, keyString, LABEL_CLUSTER_NAME, type KubeObject, type ObjectKey, type StoredObject } from '../contracts/object.js';
+import { type Clock, systemClock } from '../ports/clock.js';
+import type {
+  ChangeSource,
+  DeleteOptions,
+  DeleteResult,
+  ListQuery,
+  ListResult,
+  ObjectChange,
+  ObjectStore,
+} from '../ports/object-store.js';
+import { collectGarbage } from './garbage-collection.js';
+import { matchesLabelSelector } from './label-selector.js';
+import { compareByNamespaceAndName, pageOf } from './list-page.js';
+import { alreadyExists, notFound, planDelete, prepareCreate, prepareStatusUpdate, prepareUpdate } from './prepare-write.js';
+import { asPlainJson } from './stored-object.js';
+
+export interface MemoryObjectStoreOptions {
+  clock?: Clock;
+}
+
+export class MemoryObjectStore implements ObjectStore, ChangeSource {
+  private readonly objects = new Map<string, StoredObject>();
+  private readonly listeners = new Set<(change: ObjectChange) => void>();
+  private readonly clock: Clock;
+
+  constructor(options: MemoryObjectStoreOptions = {}) {
+    this.clock = options.clock ?? systemClock;
+  }
+
+  onChange(listener: (change: ObjectChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async create(obj: KubeObject): Promise<StoredObject> {
+    const created = prepareCreate(obj, this.clock.now());
+    const key = keyOf(created);
+    if (this.objects.has(keyString(key))) throw alreadyExists(key);
+    this.objects.set(keyString(key), created);
+    this.emit({ type: 'INSERT', newObject: created });
+    return asPlainJson(created);
+  }
+
+  async get(key: ObjectKey): Promise<StoredObject | undefined> {
+    const found = this.objects.get(keyString(key));
+    return found && asPlainJson(found);
+  }
+
+  async update(obj: KubeObject): Promise<StoredObject> {
+    const stored = this.stored(keyOf(obj));
+    const plan = prepareUpdate(stored, obj, this.clock.now());
+    if (plan.action === 'write') {
+      this.objects.set(keyString(keyOf(stored)), plan.object);
+      this.emit({ type: 'MODIFY', oldObject: stored, newObject: plan.object });
+      return asPlainJson(plan.object);
+    }
+    this.objects.delete(keyString(keyOf(stored)));
+    this.emit({ type: 'REMOVE', oldObject: stored });
+    await collectGarbage(this, stored.metadata.uid, 'Background');
+    return asPlainJson(plan.object);
+  }
+
+  async updateStatus(obj: KubeObject): Promise<StoredObject> {
+    const stored = this.stored(keyOf(obj));
+    const next = prepareStatusUpdate(stored, obj, this.clock.now());
+    this.objects.set(keyString(keyOf(stored)), next);
+    this.emit({ type: 'MODIFY', oldObject: stored, newObject: next });
+    return asPlainJson(next);
+  }
+
+  async delete(key: ObjectKey, options: DeleteOptions = {}): Promise<DeleteResult> {
+    const stored = this.stored(key);
+    const policy = options.propagationPolicy ?? 'Background';
+    const plan = planDelete(stored, options, this.clock.now());
+    if (plan.action === 'remove') {
+      this.objects.delete(keyString(key));
+      this.emit({ type: 'REMOVE', oldObject: stored });
+      await collectGarbage(this, stored.metadata.uid, policy);
+      return { object: asPlainJson(stored), removed: true };
+    }
+    if (plan.action === 'markDeleting') {
+      this.objects.set(keyString(key), plan.object);
+      this.emit({ type: 'MODIFY', oldObject: stored, newObject: plan.object });
+    }
+    if (policy === 'Orphan') await collectGarbage(this, stored.metadata.uid, 'Orphan');
+    return { object: asPlainJson(plan.object), removed: false };
+  }
+
+  async list(query: ListQuery): Promise<ListResult> {
+    const matching = [...this.objects.values()].filter(
+      (obj) =>
+        keyOf(obj).group === query.group &&
+        obj.kind === query.kind &&
+        (query.namespace === undefined || obj.metadata.namespace === query.namespace) &&
+        (query.name === undefined || obj.metadata.name === query.name) &&
+        matchesLabelSelector(obj.metadata.labels, query.labelSelector ?? []),
+    );
+    const page = pageOf(matching.sort(compareByNamespaceAndName), query.limit, query.continue);
+    return { ...page, items: page.items.map((obj) => asPlainJson(obj)) };
+  }
+
+  async listByCluster(namespace: string, clusterName: string): Promise<StoredObject[]> {
+    return this.select(
+      (obj) => obj.metadata.namespace === namespace && obj.metadata.labels?.[LABEL_CLUSTER_NAME] === clusterName,
+    );
+  }
+
+  async listByOwner(ownerUid: string): Promise<StoredObject[]> {
+    return this.select((obj) => (obj.metadata.ownerReferences ?? []).some((ref) => ref.uid === ownerUid));
+  }
+
+  private select(predicate: (obj: StoredObject) => boolean): StoredObject[] {
+    return [...this.objects.values()]
+      .filter(predicate)
+      .sort(compareByNamespaceAndName)
+      .map((obj) => asPlainJson(obj));
+  }
+
+  private stored(key: ObjectKey): StoredObject {
+    const found = this.objects.get(keyString(key));
+    if (!found) throw notFound(key);
+    return found;
+  }
+
+  private emit(change: ObjectChange): void {
+    for (const listener of this.listeners) listener(structuredClone(change));
+  }
+}
