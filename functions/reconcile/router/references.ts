@@ -1,0 +1,25 @@
+import { isRecord, stringAt, valueAt } from '../../../shared/contracts/json.js';
+import { groupOf, type StoredObject } from '../../../shared/contracts/object.js';
+import type { ReferrerField } from '../skeleton/types.js';
+
+/**
+ * Does `referrer` point at `target` through `field`? Object references are
+ * `{apiGroup | apiVersion, kind, name}` in the referrer's namespace; `spec.clusterName` names a
+ * Cluster by name.
+ */
+export function refersTo(referrer: StoredObject, field: ReferrerField, target: StoredObject): boolean {
+  if (referrer.metadata.namespace !== target.metadata.namespace) return false;
+  if (field === 'spec.clusterName') {
+    return target.kind === 'Cluster' && stringAt(referrer, 'spec', 'clusterName') === target.metadata.name;
+  }
+  const ref = valueAt(referrer, ...field.split('.'));
+  if (!isRecord(ref)) return false;
+  if (ref.kind !== target.kind || ref.name !== target.metadata.name) return false;
+  const group =
+    typeof ref.apiGroup === 'string'
+      ? ref.apiGroup
+      : typeof ref.apiVersion === 'string'
+        ? groupOf(ref.apiVersion)
+        : undefined;
+  return group === undefined || group === groupOf(target.apiVersion);
+}

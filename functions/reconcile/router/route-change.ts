@@ -1,0 +1,142 @@
+import {
+  type GroupKind,
+  groupOf,
+  keyOf,
+  keyString,
+  LABEL_CLUSTER_NAME,
+  type ObjectKey,
+  sameGroupKind,
+  type StoredObject,
+} from '../../../shared/contracts/object.js';
+import type { ListQuery, ListResult, ObjectChange } from '../../../shared/ports/object-store.js';
+import type { ReconcileRequest } from '../../../shared/ports/work-queue.js';
+import type { ReconcilerRegistry } from '../registry.js';
+import type { AnyReconciler, ReferrerField, Watch } from '../skeleton/types.js';
+import { ownChangeMatters } from './own-change-predicate.js';
+import { refersTo } from './references.js';
+
+/** The store reads the router needs to map a change to the objects that watch it. */
+export interface ReferrerLookup {
+  listByCluster(namespace: string, clusterName: string): Promise<StoredObject[]>;
+  list(query: ListQuery): Promise<ListResult>;
+}
+
+/**
+ * Maps one change to the reconcile requests it causes: the object's own kind (when a reconciler
+ * is registered for it and the change passes the own-change predicate) plus, for every
+ * reconciler whose `watches` name the changed kind, the objects of that reconciler's kind the
+ * watch resolves to. Deduplicated. The router knows no kind by name: watches are data.
+ */
+export async function routeChange(
+  change: ObjectChange,
+  registry: ReconcilerRegistry,
+  lookup: ReferrerLookup,
+): Promise<ReconcileRequest[]> {
+  const subject = change.newObject ?? change.oldObject;
+  if (!subject) return [];
+  const requests = new Map<string, ReconcileRequest>();
+  const add = (key: ObjectKey): void => {
+    requests.set(keyString(key), key);
+  };
+
+  const changedKind: GroupKind = { group: groupOf(subject.apiVersion), kind: subject.kind };
+  if (registry.get(changedKind) && ownChangeMatters(change)) add(keyOf(subject));
+
+  for (const watcher of registry.all()) {
+    for (const watch of watcher.watches) {
+      if (!sameGroupKind(watch.kind, changedKind)) continue;
+      for (const key of await resolveWatch(watcher, watch, change, lookup)) add(key);
+    }
+  }
+  return [...requests.values()];
+}
+
+async function resolveWatch(
+  watcher: AnyReconciler,
+  watch: Watch,
+  change: ObjectChange,
+  lookup: ReferrerLookup,
+): Promise<ObjectKey[]> {
+  const versions = [change.oldObject, change.newObject].filter((o): o is StoredObject => o !== undefined);
+  switch (watch.by) {
+    case 'owner':
+      return versions.flatMap((o) => ownersOfKind(o, watcher.kind));
+    case 'clusterLabel':
+      return (await sameCluster(versions, watcher.kind, lookup)).map(keyOf);
+    case 'referrer':
+      return (await referrers(versions, watcher.kind, watch.field, lookup)).map(keyOf);
+  }
+}
+
+function ownersOfKind(object: StoredObject, kind: GroupKind): ObjectKey[] {
+  return (object.metadata.ownerReferences ?? [])
+    .filter((ref) => ref.kind === kind.kind && groupOf(ref.apiVersion) === kind.group)
+    .map((ref) => ({ group: kind.group, kind: kind.kind, namespace: object.metadata.namespace, name: ref.name }));
+}
+
+function clusterNamesOf(versions: readonly StoredObject[]): Set<string> {
+  const names = new Set<string>();
+  for (const o of versions) {
+    const label = o.metadata.labels?.[LABEL_CLUSTER_NAME];
+    if (label) names.add(label);
+  }
+  return names;
+}
+
+async function inClusters(
+  namespace: string,
+  clusters: ReadonlySet<string>,
+  kind: GroupKind,
+  lookup: ReferrerLookup,
+): Promise<StoredObject[]> {
+  const found: StoredObject[] = [];
+  for (const cluster of clusters) {
+    const members = await lookup.listByCluster(namespace, cluster);
+    found.push(...members.filter((m) => sameGroupKind({ group: groupOf(m.apiVersion), kind: m.kind }, kind)));
+  }
+  return found;
+}
+
+async function sameCluster(
+  versions: readonly StoredObject[],
+  kind: GroupKind,
+  lookup: ReferrerLookup,
+): Promise<StoredObject[]> {
+  const first = versions[0];
+  if (!first) return [];
+  return inClusters(first.metadata.namespace, clusterNamesOf(versions), kind, lookup);
+}
+
+/**
+ * Objects of `kind` whose `field` points at the changed object. Cheapest path first: the
+ * cluster index (every CAPI object carries the cluster-name label; a Cluster is found by its
+ * own name), then a namespace list of the watching kind when the changed object has no label.
+ */
+async function referrers(
+  versions: readonly StoredObject[],
+  kind: GroupKind,
+  field: ReferrerField,
+  lookup: ReferrerLookup,
+): Promise<StoredObject[]> {
+  const target = versions[versions.length - 1];
+  if (!target) return [];
+  const namespace = target.metadata.namespace;
+  const clusters = clusterNamesOf(versions);
+  if (field === 'spec.clusterName') clusters.add(target.metadata.name);
+  const candidates =
+    clusters.size > 0
+      ? await inClusters(namespace, clusters, kind, lookup)
+      : await listAll(lookup, { ...kind, namespace });
+  return candidates.filter((c) => versions.some((v) => refersTo(c, field, v)));
+}
+
+async function listAll(lookup: ReferrerLookup, query: ListQuery): Promise<StoredObject[]> {
+  const items: StoredObject[] = [];
+  let token: string | undefined;
+  do {
+    const page = await lookup.list({ ...query, limit: 500, ...(token ? { continue: token } : {}) });
+    items.push(...page.items);
+    token = page.continue;
+  } while (token);
+  return items;
+}

@@ -1,0 +1,249 @@
+import { keyString } from '../contracts/object.js';
+import { type Clock, systemClock } from '../ports/clock.js';
+import { type Logger, silentLogger } from '../ports/logger.js';
+import type { EnqueueOptions, ReconcileRequest, WorkQueue } from '../ports/work-queue.js';
+import type { RequestHandler, RequestOutcome } from './request-outcome.js';
+import { systemTimers, type Timers } from './timers.js';
+import { emptyCounters, percentile, type WorkCounters } from './work-counters.js';
+
+export interface InProcessWorkQueueOptions {
+  /** One try of one request (processRequest bound to its ports). */
+  handler: RequestHandler;
+  /** Requests for different objects that may run at once. Default 4. */
+  concurrency?: number;
+  clock?: Clock;
+  timers?: Timers;
+  /** idle() still waits for delayed requests due within this many ms. Default 50. */
+  idleHorizonMs?: number;
+  /** A periodic full resync (e.g. `() => resyncAll(store, registry, queue)`). */
+  resync?: { intervalSeconds: number; run: () => Promise<void> };
+  logger?: Logger;
+}
+
+export interface DeadLetter {
+  request: ReconcileRequest;
+  error: string;
+  /** epoch ms */
+  at: number;
+}
+
+interface Pending {
+  request: ReconcileRequest;
+  /** epoch ms of the first enqueue this pending entry absorbed */
+  since: number;
+}
+
+interface Waiting {
+  request: ReconcileRequest;
+  dueAt: number;
+  cancel: () => void;
+}
+
+/**
+ * client-go's workqueue in one process: a FIFO of object keys with a dirty set (pending) and a
+ * processing set. An object is never processed twice at once; enqueues while it is pending
+ * coalesce; enqueues while it runs mark it dirty, so it runs at most once more afterwards.
+ * Delayed requests wait in timers (any length); failures back off as processRequest decides.
+ */
+export class InProcessWorkQueue implements WorkQueue {
+  readonly counters: WorkCounters = emptyCounters();
+  readonly deadLetters: DeadLetter[] = [];
+  private readonly latencies: number[] = [];
+  private readonly pending = new Map<string, Pending>();
+  private readonly processing = new Set<string>();
+  private readonly order: string[] = [];
+  private readonly waiting = new Map<string, Waiting>();
+  private readonly failures = new Map<string, number>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private idleWaiters: Array<() => void> = [];
+  private running = false;
+  private stopped = false;
+  private cancelResync: (() => void) | undefined;
+  private readonly concurrency: number;
+  private readonly clock: Clock;
+  private readonly timers: Timers;
+  private readonly horizonMs: number;
+  private readonly logger: Logger;
+
+  constructor(private readonly options: InProcessWorkQueueOptions) {
+    this.concurrency = Math.max(1, options.concurrency ?? 4);
+    this.clock = options.clock ?? systemClock;
+    this.timers = options.timers ?? systemTimers;
+    this.horizonMs = options.idleHorizonMs ?? 50;
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  async enqueue(request: ReconcileRequest, options: EnqueueOptions = {}): Promise<void> {
+    if (this.stopped) return;
+    this.counters.enqueued++;
+    const delayMs = Math.max(0, (options.delaySeconds ?? 0) * 1000);
+    if (delayMs > 0) this.addAfter(request, delayMs);
+    else this.add(request);
+  }
+
+  async enqueueMany(requests: readonly ReconcileRequest[]): Promise<void> {
+    for (const request of requests) await this.enqueue(request);
+  }
+
+  /** Begins processing (and the resync timer, if configured). */
+  start(): void {
+    if (this.running || this.stopped) return;
+    this.running = true;
+    this.scheduleResync();
+    this.pump();
+  }
+
+  /**
+   * Stops taking work. With `drain`, first waits until the queue is idle; otherwise queued and
+   * delayed requests are dropped (they are level-triggered: a restart's resync finds them again).
+   * Always waits for reconciles already running.
+   */
+  async stop(options: { drain?: boolean } = {}): Promise<void> {
+    if (options.drain && this.running) await this.idle();
+    this.running = false;
+    this.stopped = true;
+    this.cancelResync?.();
+    for (const w of this.waiting.values()) w.cancel();
+    this.waiting.clear();
+    this.order.length = 0;
+    this.pending.clear();
+    await Promise.allSettled([...this.inFlight]);
+    this.checkIdle();
+  }
+
+  /** Resolves when nothing is pending, running, or delayed until within the idle horizon. */
+  idle(): Promise<void> {
+    return new Promise((resolve) => {
+      this.idleWaiters.push(resolve);
+      this.checkIdle();
+    });
+  }
+
+  /** Enqueue-to-start latency percentile in ms (p in 0..100). */
+  latencyPercentile(p: number): number | undefined {
+    return percentile(this.latencies, p);
+  }
+
+  /** Number of objects pending or running right now. */
+  depth(): number {
+    return new Set([...this.pending.keys(), ...this.processing]).size;
+  }
+
+  private add(request: ReconcileRequest): void {
+    const id = keyString(request);
+    if (this.pending.has(id)) {
+      this.counters.coalesced++;
+      return;
+    }
+    this.pending.set(id, { request, since: this.clock.now().getTime() });
+    if (!this.processing.has(id)) this.order.push(id);
+    this.pump();
+  }
+
+  /** Keeps only the earliest due time per object, like client-go's waiting heap. */
+  private addAfter(request: ReconcileRequest, delayMs: number): void {
+    const id = keyString(request);
+    const dueAt = this.clock.now().getTime() + delayMs;
+    const existing = this.waiting.get(id);
+    if (existing && existing.dueAt <= dueAt) {
+      this.counters.coalesced++;
+      return;
+    }
+    existing?.cancel();
+    const cancel = this.timers.schedule(delayMs, () => {
+      if (this.waiting.get(id)?.dueAt !== dueAt) return;
+      this.waiting.delete(id);
+      this.add(request);
+      this.checkIdle();
+    });
+    this.waiting.set(id, { request, dueAt, cancel });
+  }
+
+  private pump(): void {
+    while (this.running && this.processing.size < this.concurrency && this.order.length > 0) {
+      const id = this.order.shift();
+      const entry = id === undefined ? undefined : this.pending.get(id);
+      if (id === undefined || !entry) continue;
+      this.pending.delete(id);
+      this.processing.add(id);
+      this.latencies.push(this.clock.now().getTime() - entry.since);
+      const task = this.work(id, entry.request).finally(() => {
+        this.inFlight.delete(task);
+      });
+      this.inFlight.add(task);
+    }
+  }
+
+  private async work(id: string, request: ReconcileRequest): Promise<void> {
+    this.counters.processed++;
+    let outcome: RequestOutcome;
+    try {
+      outcome = await this.options.handler(request, this.failures.get(id) ?? 0);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.logger.error('request handler threw; retrying', { key: id, error: message });
+      outcome = { type: 'retry', afterSeconds: 1, error: message };
+    }
+    if (!this.stopped) this.apply(id, request, outcome);
+    this.processing.delete(id);
+    if (this.pending.has(id) && this.running) this.order.push(id);
+    this.pump();
+    this.checkIdle();
+  }
+
+  private apply(id: string, request: ReconcileRequest, outcome: RequestOutcome): void {
+    switch (outcome.type) {
+      case 'done':
+        this.failures.delete(id);
+        return;
+      case 'requeue':
+        this.failures.delete(id);
+        this.addAfter(request, outcome.afterSeconds * 1000);
+        return;
+      case 'retry':
+        this.counters.failed++;
+        this.failures.set(id, (this.failures.get(id) ?? 0) + 1);
+        this.addAfter(request, outcome.afterSeconds * 1000);
+        return;
+      case 'deadLetter':
+        this.counters.failed++;
+        this.counters.deadLettered++;
+        this.failures.delete(id);
+        this.deadLetters.push({ request, error: outcome.error, at: this.clock.now().getTime() });
+        return;
+      case 'terminal':
+        this.counters.failed++;
+        this.failures.delete(id);
+    }
+  }
+
+  private isIdle(): boolean {
+    if (this.processing.size > 0) return false;
+    if (this.running && this.order.length > 0) return false;
+    const horizon = this.clock.now().getTime() + this.horizonMs;
+    for (const w of this.waiting.values()) if (w.dueAt <= horizon) return false;
+    return true;
+  }
+
+  private checkIdle(): void {
+    if (this.idleWaiters.length === 0 || !this.isIdle()) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  private scheduleResync(): void {
+    const resync = this.options.resync;
+    if (!resync || resync.intervalSeconds <= 0) return;
+    this.cancelResync = this.timers.schedule(resync.intervalSeconds * 1000, () => {
+      resync
+        .run()
+        .catch((error: unknown) =>
+          this.logger.error('resync failed', { error: error instanceof Error ? error.message : String(error) }),
+        )
+        .finally(() => {
+          if (this.running) this.scheduleResync();
+        });
+    });
+  }
+}

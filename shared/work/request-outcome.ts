@@ -1,0 +1,20 @@
+import type { ReconcileRequest } from '../ports/work-queue.js';
+
+/** What the queue must do after one try of a request. Decided once, in processRequest. */
+export type RequestOutcome =
+  /** Reconciled; nothing more unless something changes. */
+  | { type: 'done' }
+  /** Reconciled; run again after this delay (any length). */
+  | { type: 'requeue'; afterSeconds: number }
+  /** Failed; try again after this backoff. */
+  | { type: 'retry'; afterSeconds: number; error: string }
+  /** Failed for the last allowed time; the object carries the failure condition. */
+  | { type: 'deadLetter'; error: string }
+  /** A TerminalError: no retries; the object carries the failure condition. */
+  | { type: 'terminal'; reason: string; error: string };
+
+/**
+ * One try of a request. `failures` counts the earlier failed tries of this same request
+ * (0 on a fresh request); queues keep that count (in-process: a map; SQS: ApproximateReceiveCount − 1).
+ */
+export type RequestHandler = (request: ReconcileRequest, failures: number) => Promise<RequestOutcome>;
