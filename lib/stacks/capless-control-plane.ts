@@ -1,0 +1,166 @@
+import { Duration } from 'aws-cdk-lib';
+import { type IFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Construct } from 'constructs';
+import { type ApiAuth, ManagementApi } from './api/management-api.js';
+import { CaplessFunction } from './functions/capless-function.js';
+import { ENV } from './functions/entry-points.js';
+import { ControlPlaneMonitoring } from './monitoring/control-plane-monitoring.js';
+import type { CaplessControlPlaneProps, ResolvedControlPlaneProps } from './props/control-plane-props.js';
+import { resolveControlPlaneProps } from './props/resolve-control-plane-props.js';
+import { reconcileKindKey } from './reconciled-kinds.js';
+import { ResyncSchedule } from './schedule/resync-schedule.js';
+import { ObjectTable } from './state/object-table.js';
+import { ReconcileQueues } from './work/reconcile-queues.js';
+import { StreamFailureQueue } from './work/stream-failure-queue.js';
+
+/** A reconciler gets this long per batch; its queue hides a received request 6× as long (AWS's advice). */
+const RECONCILER_TIMEOUT = Duration.seconds(60);
+const QUEUE_VISIBILITY_TIMEOUT = Duration.seconds(RECONCILER_TIMEOUT.toSeconds() * 6);
+/** Past this age a stream record is skipped (and reported); by then the resync has re-enqueued its object. */
+const STREAM_MAX_RECORD_AGE = Duration.hours(1);
+const STREAM_RETRY_ATTEMPTS = 5;
+const OLDEST_MESSAGE_AGE_ALARM = Duration.minutes(15);
+const ITERATOR_AGE_ALARM = Duration.minutes(5);
+
+function apiAuth(props: ResolvedControlPlaneProps): ApiAuth {
+  if (props.authMode === 'jwt') return { mode: 'jwt', issuer: props.jwtIssuer ?? '', audience: props.jwtAudience };
+  return { mode: 'iam' };
+}
+
+/**
+ * The capless control plane: the object table (and its Secrets, kept apart by IAM), one queue
+ * and one reconciler function per kind, the stream router, the management API, the periodic
+ * resync, and alarms with a dashboard. Put it in any stack of your own CDK app.
+ *
+ * Construct IDs below are part of the contract: renaming `State` or `Queues` (or a kind) would
+ * replace the table or the queues.
+ */
+export class CaplessControlPlane extends Construct {
+  readonly objects: ObjectTable;
+  readonly queues: ReconcileQueues;
+  readonly streamFailures: StreamFailureQueue;
+  readonly api: ManagementApi;
+  readonly apiFunction: CaplessFunction;
+  readonly router: CaplessFunction;
+  readonly resync: CaplessFunction;
+  /** Reconciler functions by `<group>/<Kind>`. */
+  readonly reconcilers: ReadonlyMap<string, CaplessFunction>;
+  readonly resyncSchedule: ResyncSchedule;
+  readonly monitoring: ControlPlaneMonitoring;
+
+  constructor(scope: Construct, id: string, props: CaplessControlPlaneProps = {}) {
+    super(scope, id);
+    const resolved = resolveControlPlaneProps(props);
+    const { logRetention, reconciledKinds } = resolved;
+
+    this.objects = new ObjectTable(this, 'State');
+    this.queues = new ReconcileQueues(this, 'Queues', {
+      kinds: reconciledKinds,
+      key: this.objects.key,
+      visibilityTimeout: QUEUE_VISIBILITY_TIMEOUT,
+      maxReceiveCount: resolved.maxReceiveCount,
+    });
+    this.streamFailures = new StreamFailureQueue(this, 'StreamFailures', { key: this.objects.key });
+    const tableEnv = { [ENV.tableName]: this.objects.tableName };
+    const allQueuesEnv = { ...tableEnv, [ENV.queueUrls]: this.queues.queueUrlsJson() };
+
+    this.apiFunction = new CaplessFunction(this, 'ApiFunction', {
+      entry: 'api',
+      serviceName: 'capless-api',
+      description: 'capless management API',
+      timeout: Duration.seconds(29),
+      logRetention,
+      environment: tableEnv,
+    });
+    this.objects.grantReadObjects(this.apiFunction.function);
+    this.objects.grantWriteObjects(this.apiFunction.function);
+    this.objects.grantReadSecrets(this.apiFunction.function);
+    this.objects.grantWriteSecrets(this.apiFunction.function);
+    this.api = new ManagementApi(this, 'Api', { handler: this.apiFunction.function, auth: apiAuth(resolved), logRetention });
+
+    this.router = new CaplessFunction(this, 'Router', {
+      entry: 'router',
+      serviceName: 'capless-router',
+      description: 'capless: table changes to reconcile requests',
+      timeout: Duration.seconds(60),
+      logRetention,
+      environment: allQueuesEnv,
+    });
+    this.objects.grantReadObjects(this.router.function);
+    this.queues.grantEnqueue(this.router.function);
+    this.router.function.addEventSource(
+      new DynamoEventSource(this.objects.table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        retryAttempts: STREAM_RETRY_ATTEMPTS,
+        maxRecordAge: STREAM_MAX_RECORD_AGE,
+        onFailure: this.streamFailures,
+      }),
+    );
+
+    const reconcilers = new Map<string, CaplessFunction>();
+    const monitored = new Map<string, IFunction>();
+    for (const kind of reconciledKinds) {
+      const key = reconcileKindKey(kind);
+      const fn = new CaplessFunction(this, `Reconcile${kind.kind}`, {
+        entry: 'reconcile',
+        serviceName: `capless-reconcile-${kind.kind.toLowerCase()}`,
+        description: `capless reconciler for ${key}`,
+        timeout: RECONCILER_TIMEOUT,
+        logRetention,
+        environment: {
+          ...tableEnv,
+          [ENV.queueUrls]: this.queues.queueUrlsJson([kind]),
+          [ENV.reconcileKind]: key,
+          [ENV.maxReceiveCount]: String(resolved.maxReceiveCount),
+        },
+      });
+      this.objects.grantReadObjects(fn.function);
+      this.objects.grantWriteObjects(fn.function);
+      if (kind.needsSecrets) {
+        this.objects.grantReadSecrets(fn.function);
+        this.objects.grantWriteSecrets(fn.function);
+      }
+      this.queues.grantEnqueue(fn.function, [kind]);
+      fn.function.addEventSource(
+        new SqsEventSource(this.queues.of(kind).queue, {
+          batchSize: 10,
+          reportBatchItemFailures: true,
+          maxConcurrency: resolved.reconcilerMaxConcurrency,
+        }),
+      );
+      reconcilers.set(key, fn);
+      monitored.set(`Reconcile${kind.kind}`, fn.function);
+    }
+    this.reconcilers = reconcilers;
+
+    this.resync = new CaplessFunction(this, 'Resync', {
+      entry: 'resync',
+      serviceName: 'capless-resync',
+      description: 'capless: re-enqueue every object (periodic resync)',
+      timeout: Duration.minutes(5),
+      logRetention,
+      environment: allQueuesEnv,
+    });
+    this.objects.grantReadObjects(this.resync.function);
+    this.queues.grantEnqueue(this.resync.function);
+    this.resyncSchedule = new ResyncSchedule(this, 'ResyncSchedule', { handler: this.resync.function, period: resolved.resyncPeriod });
+
+    monitored.set('Api', this.apiFunction.function);
+    monitored.set('Router', this.router.function);
+    monitored.set('Resync', this.resync.function);
+    this.monitoring = new ControlPlaneMonitoring(this, 'Monitoring', {
+      functions: monitored,
+      router: this.router.function,
+      queues: this.queues.all().map((q) => ({ label: q.kind.kind, queue: q.queue, deadLetterQueue: q.deadLetterQueue })),
+      streamFailures: this.streamFailures.queue,
+      httpApi: this.api.httpApi,
+      oldestMessageAgeThreshold: OLDEST_MESSAGE_AGE_ALARM,
+      iteratorAgeThreshold: ITERATOR_AGE_ALARM,
+      alarmTopic: resolved.alarmTopic,
+    });
+  }
+}

@@ -1,0 +1,21 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { CaplessControlPlane } from './capless-control-plane.js';
+import type { CaplessControlPlaneProps } from './props/control-plane-props.js';
+
+export interface CaplessStackProps extends StackProps {
+  /** @default the CaplessControlPlane defaults (IAM auth, 10-minute resync, one-month logs) */
+  readonly controlPlane?: CaplessControlPlaneProps;
+}
+
+/** The deployable capless stack: one CaplessControlPlane and its outputs. */
+export class CaplessStack extends Stack {
+  readonly controlPlane: CaplessControlPlane;
+
+  constructor(scope: Construct, id: string, props: CaplessStackProps = {}) {
+    super(scope, id, props);
+    this.controlPlane = new CaplessControlPlane(this, 'ControlPlane', props.controlPlane);
+    new CfnOutput(this, 'ApiUrl', { value: this.controlPlane.api.url, description: 'management API base URL' });
+    new CfnOutput(this, 'TableName', { value: this.controlPlane.objects.tableName, description: 'object table' });
+  }
+}

@@ -1,0 +1,27 @@
+import type { GroupKind } from '../../shared/contracts/object.js';
+
+/** A kind the control plane reconciles: it gets one SQS queue (with its DLQ) and one function. */
+export interface ReconciledKind extends GroupKind {
+  /**
+   * The reconciler reads and writes Secrets (bootstrap data, CA keys, kubeconfigs). Only these
+   * functions get IAM access to the Secret partitions of the table.
+   */
+  readonly needsSecrets: boolean;
+}
+
+/** The kinds capless reconciles out of the box (one queue and one function each). */
+export const RECONCILED_KINDS: readonly ReconciledKind[] = [
+  { group: 'cluster.x-k8s.io', kind: 'Cluster', needsSecrets: true },
+  { group: 'cluster.x-k8s.io', kind: 'Machine', needsSecrets: false },
+  { group: 'cluster.x-k8s.io', kind: 'MachineSet', needsSecrets: false },
+  { group: 'cluster.x-k8s.io', kind: 'MachineDeployment', needsSecrets: false },
+  { group: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', needsSecrets: true },
+  { group: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane', needsSecrets: true },
+  { group: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryCluster', needsSecrets: false },
+  { group: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachine', needsSecrets: false },
+];
+
+/** `<group>/<Kind>`: the key of QUEUE_URLS and the value of RECONCILE_KIND. */
+export function reconcileKindKey(kind: GroupKind): string {
+  return `${kind.group}/${kind.kind}`;
+}
