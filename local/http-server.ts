@@ -1,4 +1,5 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { type ApiRequest, type ApiResponse, MAX_BODY_BYTES } from '../functions/api/http.js';
 import { errorResponse } from '../functions/api/status.js';
@@ -7,10 +8,15 @@ import { TooLargeError } from '../shared/errors/index.js';
 export type RequestHandler = (request: ApiRequest) => Promise<ApiResponse>;
 
 /** The embedded server: Node's http adapted to the same request/response the Lambda handler uses. */
-export async function listen(handler: RequestHandler, options: { host: string; port: number }): Promise<{ server: Server; url: string; close(): Promise<void> }> {
-  const server = createServer((req, res) => {
+export async function listen(
+  handler: RequestHandler,
+  options: { host: string; port: number; tls?: { key: string; cert: string } },
+): Promise<{ server: Server; url: string; close(): Promise<void> }> {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     void serve(req, res, handler);
-  });
+  };
+  // kubectl sends bearer tokens only over TLS, so kubeconfig clients need `tls`.
+  const server: Server = options.tls ? createTlsServer({ key: options.tls.key, cert: options.tls.cert }, onRequest) : createServer(onRequest);
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -20,7 +26,7 @@ export async function listen(handler: RequestHandler, options: { host: string; p
   const port = typeof address === 'object' && address !== null ? (address satisfies AddressInfo).port : options.port;
   return {
     server,
-    url: `http://${options.host}:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://${options.host}:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -7,6 +7,7 @@ import type { Authenticator } from './auth.js';
 import { type ApiRequest, type ApiResponse, jsonResponse } from './http.js';
 import { parseResourcePath } from './paths.js';
 import { apiGroupDocument, apiGroupList, apiResourceList, coreApiVersions, versionInfo } from './routes/discovery.js';
+import { builtinOpenApi } from './routes/openapi.js';
 import { handleResource } from './routes/resources.js';
 import { errorResponse } from './status.js';
 
@@ -49,7 +50,7 @@ function discoveryResponse(request: ApiRequest, deps: ApiDeps): ApiResponse | un
   if (path === '/api') return coreApiVersions();
   if (path === '/apis') return apiGroupList(deps.kinds);
   if (path.startsWith('/openapi/')) {
-    const document = deps.openApi?.(path);
+    const document = deps.openApi ? deps.openApi(path) : builtinOpenApi(deps.kinds, path);
     if (document === undefined) throw new NotFoundError(`no OpenAPI document at ${path}`);
     return jsonResponse(200, document);
   }
