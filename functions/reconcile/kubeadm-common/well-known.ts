@@ -1,0 +1,27 @@
+/** Labels, annotations and names the kubeadm providers share (capi-contract.md §2.2, kubeadm-bootstrap.md §3). */
+
+export const LABEL_CONTROL_PLANE = 'cluster.x-k8s.io/control-plane';
+export const LABEL_CONTROL_PLANE_NAME = 'cluster.x-k8s.io/control-plane-name';
+export const ANNOTATION_DELETE_MACHINE = 'cluster.x-k8s.io/delete-machine';
+export const ANNOTATION_CLONED_FROM_NAME = 'cluster.x-k8s.io/cloned-from-name';
+export const ANNOTATION_CLONED_FROM_GROUPKIND = 'cluster.x-k8s.io/cloned-from-groupkind';
+
+/** Secret type of every Secret Cluster API writes. */
+export const CLUSTER_SECRET_TYPE = 'cluster.x-k8s.io/secret';
+
+export const CORE_GROUP = 'cluster.x-k8s.io';
+export const CORE_API_VERSION = 'cluster.x-k8s.io/v1beta2';
+export const BOOTSTRAP_GROUP = 'bootstrap.cluster.x-k8s.io';
+export const BOOTSTRAP_API_VERSION = 'bootstrap.cluster.x-k8s.io/v1beta2';
+export const CONTROL_PLANE_GROUP = 'controlplane.cluster.x-k8s.io';
+
+/** Requeue while the control plane is not initialized (CABPK's 30 s). */
+export const WAIT_FOR_INIT_SECONDS = 30;
+
+export function kubeconfigSecretName(clusterName: string): string {
+  return `${clusterName}-kubeconfig`;
+}
+
+export function initLockName(clusterName: string): string {
+  return `${clusterName}-lock`;
+}
