@@ -59,6 +59,7 @@ export class InProcessWorkQueue implements WorkQueue {
   private running = false;
   private stopped = false;
   private cancelResync: (() => void) | undefined;
+  private resyncRunning = false;
   private readonly concurrency: number;
   private readonly clock: Clock;
   private readonly timers: Timers;
@@ -232,17 +233,22 @@ export class InProcessWorkQueue implements WorkQueue {
     for (const resolve of waiters) resolve();
   }
 
+  /** Fixed interval; a run still going when the next is due is not doubled. */
   private scheduleResync(): void {
     const resync = this.options.resync;
     if (!resync || resync.intervalSeconds <= 0) return;
     this.cancelResync = this.timers.schedule(resync.intervalSeconds * 1000, () => {
+      if (!this.running) return;
+      this.scheduleResync();
+      if (this.resyncRunning) return;
+      this.resyncRunning = true;
       resync
         .run()
         .catch((error: unknown) =>
           this.logger.error('resync failed', { error: error instanceof Error ? error.message : String(error) }),
         )
         .finally(() => {
-          if (this.running) this.scheduleResync();
+          this.resyncRunning = false;
         });
     });
   }

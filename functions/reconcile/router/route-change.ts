@@ -15,6 +15,9 @@ import type { AnyReconciler, ReferrerField, Watch } from '../skeleton/types.js';
 import { ownChangeMatters } from './own-change-predicate.js';
 import { refersTo } from './references.js';
 
+/** The kind LABEL_CLUSTER_NAME names. */
+const CLUSTER_KIND: GroupKind = { group: 'cluster.x-k8s.io', kind: 'Cluster' };
+
 /** The store reads the router needs to map a change to the objects that watch it. */
 export interface ReferrerLookup {
   listByCluster(namespace: string, clusterName: string): Promise<StoredObject[]>;
@@ -62,7 +65,7 @@ async function resolveWatch(
     case 'owner':
       return versions.flatMap((o) => ownersOfKind(o, watcher.kind));
     case 'clusterLabel':
-      return (await sameCluster(versions, watcher.kind, lookup)).map(keyOf);
+      return sameClusterKeys(versions, watcher.kind, lookup);
     case 'referrer':
       return (await referrers(versions, watcher.kind, watch.field, lookup)).map(keyOf);
   }
@@ -95,6 +98,23 @@ async function inClusters(
     found.push(...members.filter((m) => sameGroupKind({ group: groupOf(m.apiVersion), kind: m.kind }, kind)));
   }
   return found;
+}
+
+/**
+ * The label names a Cluster, so for the Cluster kind itself the key follows from the label (a
+ * Cluster does not carry its own label); other kinds are found through the cluster index.
+ */
+async function sameClusterKeys(
+  versions: readonly StoredObject[],
+  kind: GroupKind,
+  lookup: ReferrerLookup,
+): Promise<ObjectKey[]> {
+  const first = versions[0];
+  if (!first) return [];
+  if (sameGroupKind(kind, CLUSTER_KIND)) {
+    return [...clusterNamesOf(versions)].map((name) => ({ ...CLUSTER_KIND, namespace: first.metadata.namespace, name }));
+  }
+  return (await sameCluster(versions, kind, lookup)).map(keyOf);
 }
 
 async function sameCluster(

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { requestProcessor } from '../../../functions/reconcile/process-request.js';
+import type { ReconcileContext } from '../../../functions/reconcile/skeleton/types.js';
+import { silentLogger } from '../../../shared/ports/logger.js';
+import { MemoryObjectStore } from '../../../shared/store/memory-store.js';
+import { InProcessWorkQueue } from '../../../shared/work/in-process-queue.js';
+import { describeWorkQueueConformance } from '../../conformance/work-queue.conformance.js';
+import { ManualTime } from '../../support/manual-time.js';
+import { widgetKey } from '../../support/probe-reconciler.js';
+
+describeWorkQueueConformance('InProcessWorkQueue', async ({ registry, policy }) => {
+  const time = new ManualTime();
+  const store = new MemoryObjectStore({ clock: time });
+  let context: ReconcileContext | undefined;
+  const queue = new InProcessWorkQueue({
+    handler: requestProcessor({
+      registry,
+      policy,
+      context: () => {
+        if (!context) throw new Error('context not wired');
+        return context;
+      },
+    }),
+    clock: time,
+    timers: time,
+  });
+  context = { store, queue, clock: time, logger: silentLogger };
+  const settle = () => queue.idle();
+  return {
+    queue,
+    store,
+    start: async () => queue.start(),
+    settle,
+    elapse: async (seconds) => {
+      await time.advance(seconds * 1000, settle);
+      await settle();
+    },
+    until: async (predicate) => {
+      for (let step = 0; step < 100; step++) {
+        await settle();
+        if (await predicate()) return;
+        const due = time.nextDue();
+        if (due === undefined) break;
+        await time.advance(Math.max(0, due - time.now().getTime()), settle);
+      }
+      throw new Error('condition never held');
+    },
+    deadLetters: async () => queue.deadLetters.map((d) => d.request),
+    close: () => queue.stop(),
+  };
+});
+
+describe('Class: InProcessWorkQueue', () => {
+  const setup = () => {
+    const time = new ManualTime();
+    const store = new MemoryObjectStore({ clock: time });
+    const started: string[] = [];
+    const queue = new InProcessWorkQueue({
+      handler: async (request) => {
+        started.push(request.name);
+        return { type: 'done' };
+      },
+      clock: time,
+      timers: time,
+      concurrency: 2,
+    });
+    return { time, store, queue, started };
+  };
+
+  it('counts enqueues, coalesced enqueues and processed requests', async () => {
+    const { queue } = setup();
+    await queue.enqueueMany([widgetKey('a'), widgetKey('a'), widgetKey('b')]);
+    queue.start();
+    await queue.idle();
+    expect(queue.counters).toEqual({ enqueued: 3, coalesced: 1, processed: 2, failed: 0, deadLettered: 0 });
+    expect(queue.latencyPercentile(50)).toBe(0);
+  });
+
+  it('measures enqueue-to-start latency on its clock', async () => {
+    const { queue, time } = setup();
+    await queue.enqueue(widgetKey('a'));
+    await time.advance(250, async () => {});
+    queue.start();
+    await queue.idle();
+    expect(queue.latencyPercentile(99)).toBe(250);
+  });
+
+  it('keeps only the earliest delay per object', async () => {
+    const { queue, time, started } = setup();
+    queue.start();
+    await queue.enqueue(widgetKey('a'), { delaySeconds: 60 });
+    await queue.enqueue(widgetKey('a'), { delaySeconds: 10 });
+    await time.advance(10_000, () => queue.idle());
+    expect(started).toEqual(['a']);
+    await time.advance(60_000, () => queue.idle());
+    expect(started).toEqual(['a']);
+  });
+
+  it('runs the resync on its interval until stopped', async () => {
+    const time = new ManualTime();
+    let resyncs = 0;
+    const queue = new InProcessWorkQueue({
+      handler: async () => ({ type: 'done' }),
+      clock: time,
+      timers: time,
+      resync: { intervalSeconds: 600, run: async () => void resyncs++ },
+    });
+    const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+    queue.start();
+    await time.advance(1_800_000, settle);
+    expect(resyncs).toBe(3);
+    await queue.stop();
+    await time.advance(1_800_000, settle);
+    expect(resyncs).toBe(3);
+  });
+
+  it('stop with drain finishes queued work; stop without drops what has not started', async () => {
+    const drained = setup();
+    await drained.queue.enqueueMany([widgetKey('a'), widgetKey('b'), widgetKey('c')]);
+    drained.queue.start();
+    await drained.queue.stop({ drain: true });
+    expect(drained.started.sort()).toEqual(['a', 'b', 'c']);
+
+    const dropped = setup();
+    await dropped.queue.enqueueMany([widgetKey('a'), widgetKey('b'), widgetKey('c')]);
+    await dropped.queue.stop();
+    dropped.queue.start();
+    expect(dropped.started).toEqual([]);
+  });
+});
