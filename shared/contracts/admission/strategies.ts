@@ -1,0 +1,80 @@
+/**
+ * Per-kind admission strategy: schema, defaults, validation. Each is typed by its schema and
+ * erased behind `AdmissionStrategy` so admission can pick one by group/kind.
+ */
+
+import type { z } from 'zod';
+import { defaultCluster, defaultMachine, defaultMachineDeployment, defaultMachineSet } from '../defaulting/core.js';
+import { defaultKubeadmConfig, defaultKubeadmConfigTemplate, defaultKubeadmControlPlane } from '../defaulting/kubeadm.js';
+import { defaultSecret } from '../defaulting/secret.js';
+import type { KubeObject } from '../object.js';
+import { kubeadmConfigSchema, kubeadmConfigTemplateSchema } from '../schemas/bootstrap/kubeadm-config.js';
+import { schemaFor } from '../schemas/catalog.js';
+import { kubeadmControlPlaneSchema } from '../schemas/controlplane/kubeadm-control-plane.js';
+import { clusterSchema } from '../schemas/core/cluster.js';
+import { machineSchema } from '../schemas/core/machine.js';
+import { machineDeploymentSchema } from '../schemas/core/machine-deployment.js';
+import { machineSetSchema } from '../schemas/core/machine-set.js';
+import { secretSchema } from '../schemas/corev1/secret.js';
+import { BOOTSTRAP_GROUP, CLUSTER_GROUP, CONTROL_PLANE_GROUP, CORE_GROUP } from '../schemas/groups.js';
+import type { ValidationContext } from '../validation/context.js';
+import { validateCluster, validateMachine, validateMachineDeployment, validateMachineSet } from '../validation/core.js';
+import type { FieldError } from '../validation/field-error.js';
+import { validateKubeadmControlPlane } from '../validation/kubeadm-control-plane.js';
+import { fieldErrorsFromZod } from './zod-issues.js';
+
+export type StrategyResult = { ok: true; object: KubeObject } | { ok: false; errors: FieldError[] };
+
+export interface AdmissionStrategy {
+  /** Schema check only (status writes, stored objects). */
+  parse(input: unknown): StrategyResult;
+  /** Schema check, defaults, then validation. */
+  admit(input: unknown, ctx: ValidationContext): StrategyResult;
+}
+
+interface KindStrategy<T extends KubeObject> {
+  schema: z.ZodType<T>;
+  defaults?: (obj: T) => T;
+  validate?: (obj: T, ctx: ValidationContext) => FieldError[];
+}
+
+function erase<T extends KubeObject>(kind: KindStrategy<T>): AdmissionStrategy {
+  const parse = (input: unknown): { ok: true; object: T } | { ok: false; errors: FieldError[] } => {
+    const parsed = kind.schema.safeParse(input);
+    return parsed.success ? { ok: true, object: parsed.data } : { ok: false, errors: fieldErrorsFromZod(parsed.error, input) };
+  };
+  return {
+    parse,
+    admit(input, ctx) {
+      const parsed = parse(input);
+      if (!parsed.ok) return parsed;
+      const object = kind.defaults ? kind.defaults(parsed.object) : parsed.object;
+      const errors = kind.validate ? kind.validate(object, ctx) : [];
+      return errors.length > 0 ? { ok: false, errors } : { ok: true, object };
+    },
+  };
+}
+
+const STRATEGIES: ReadonlyMap<string, AdmissionStrategy> = new Map([
+  [`${CORE_GROUP}/Secret`, erase({ schema: secretSchema, defaults: defaultSecret })],
+  [`${CLUSTER_GROUP}/Cluster`, erase({ schema: clusterSchema, defaults: defaultCluster, validate: validateCluster })],
+  [`${CLUSTER_GROUP}/Machine`, erase({ schema: machineSchema, defaults: defaultMachine, validate: validateMachine })],
+  [`${CLUSTER_GROUP}/MachineSet`, erase({ schema: machineSetSchema, defaults: defaultMachineSet, validate: validateMachineSet })],
+  [
+    `${CLUSTER_GROUP}/MachineDeployment`,
+    erase({ schema: machineDeploymentSchema, defaults: defaultMachineDeployment, validate: validateMachineDeployment }),
+  ],
+  [`${BOOTSTRAP_GROUP}/KubeadmConfig`, erase({ schema: kubeadmConfigSchema, defaults: defaultKubeadmConfig })],
+  [`${BOOTSTRAP_GROUP}/KubeadmConfigTemplate`, erase({ schema: kubeadmConfigTemplateSchema, defaults: defaultKubeadmConfigTemplate })],
+  [
+    `${CONTROL_PLANE_GROUP}/KubeadmControlPlane`,
+    erase({ schema: kubeadmControlPlaneSchema, defaults: defaultKubeadmControlPlane, validate: validateKubeadmControlPlane }),
+  ],
+]);
+
+/** The strategy of a kind; kinds without defaults or rules just get their schema checked. */
+export function strategyFor(group: string, kind: string): AdmissionStrategy {
+  const found = STRATEGIES.get(`${group}/${kind}`);
+  if (found) return found;
+  return erase({ schema: schemaFor(group, kind) });
+}

@@ -1,0 +1,43 @@
+/** Maps zod issues to Kubernetes field errors (reason, path, offending value). */
+
+import type { z } from 'zod';
+import { isRecord } from '../json.js';
+import { type FieldError, fieldPath, forbidden, invalid, joinPath, notSupported, required, tooLong } from '../validation/field-error.js';
+
+type Issue = z.core.$ZodIssue;
+
+function valueAtPath(input: unknown, path: readonly PropertyKey[]): unknown {
+  let current: unknown = input;
+  for (const segment of path) {
+    if (Array.isArray(current) && typeof segment === 'number') current = current[segment];
+    else if (isRecord(current) && typeof segment === 'string') current = current[segment];
+    else return undefined;
+  }
+  return current;
+}
+
+function fromIssue(issue: Issue, input: unknown): FieldError[] {
+  const field = fieldPath(issue.path);
+  const value = valueAtPath(input, issue.path);
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return issue.keys.map((key) => forbidden(joinPath(field, key), `unknown field "${joinPath(field, key)}"`));
+    case 'invalid_type':
+      if (value === undefined) return [required(field)];
+      return [invalid(field, value, `must be of type ${issue.expected}`)];
+    case 'invalid_value':
+      return [notSupported(field, value, issue.values)];
+    case 'too_big':
+      if (issue.origin === 'string') return [tooLong(field, value, Number(issue.maximum))];
+      return [invalid(field, value, `must be less than or equal to ${String(issue.maximum)}`)];
+    case 'too_small':
+      if (issue.origin === 'string' && Number(issue.minimum) === 1 && value === '') return [required(field)];
+      return [invalid(field, value, `must be greater than or equal to ${String(issue.minimum)}`)];
+    default:
+      return [invalid(field, value, issue.message)];
+  }
+}
+
+export function fieldErrorsFromZod(error: z.ZodError, input: unknown): FieldError[] {
+  return error.issues.flatMap((issue) => fromIssue(issue, input));
+}

@@ -1,0 +1,81 @@
+/**
+ * The zod schema of each served kind, in its storage version. Kinds registered at run time
+ * without a schema here (third-party providers) are admitted with `looseKindSchema`.
+ */
+
+import type { z } from 'zod';
+import type { KubeObject } from '../object.js';
+import { kubeadmConfigSchema, kubeadmConfigTemplateSchema } from './bootstrap/kubeadm-config.js';
+import { clusterctlMetadataSchema, clusterctlProviderSchema } from './clusterctl/clusterctl.js';
+import { looseKindSchema } from './common/envelope.js';
+import { kubeadmControlPlaneSchema, kubeadmControlPlaneTemplateSchema } from './controlplane/kubeadm-control-plane.js';
+import { clusterSchema } from './core/cluster.js';
+import { machineSchema } from './core/machine.js';
+import { machineDeploymentSchema } from './core/machine-deployment.js';
+import { machineHealthCheckSchema } from './core/machine-health-check.js';
+import { machineSetSchema } from './core/machine-set.js';
+import { configMapSchema } from './corev1/config-map.js';
+import { secretSchema } from './corev1/secret.js';
+import {
+  BOOTSTRAP_GROUP,
+  CLUSTER_GROUP,
+  CLUSTERCTL_GROUP,
+  CONTROL_PLANE_GROUP,
+  CORE_GROUP,
+  INFRASTRUCTURE_GROUP,
+  IPAM_GROUP,
+  RUNTIME_GROUP,
+} from './groups.js';
+import {
+  dockerClusterSchema,
+  dockerClusterTemplateSchema,
+  dockerMachineSchema,
+  dockerMachineTemplateSchema,
+} from './infrastructure/docker.js';
+import {
+  inMemoryClusterSchema,
+  inMemoryClusterTemplateSchema,
+  inMemoryMachineSchema,
+  inMemoryMachineTemplateSchema,
+} from './infrastructure/in-memory.js';
+import { ipAddressClaimSchema, ipAddressSchema } from './ipam/ip-address.js';
+import { extensionConfigSchema } from './runtime/extension-config.js';
+
+const entries: ReadonlyArray<readonly [string, string, z.ZodType<KubeObject>]> = [
+  [CORE_GROUP, 'Secret', secretSchema],
+  [CORE_GROUP, 'ConfigMap', configMapSchema],
+  [CLUSTER_GROUP, 'Cluster', clusterSchema],
+  [CLUSTER_GROUP, 'Machine', machineSchema],
+  [CLUSTER_GROUP, 'MachineSet', machineSetSchema],
+  [CLUSTER_GROUP, 'MachineDeployment', machineDeploymentSchema],
+  [CLUSTER_GROUP, 'MachineHealthCheck', machineHealthCheckSchema],
+  [BOOTSTRAP_GROUP, 'KubeadmConfig', kubeadmConfigSchema],
+  [BOOTSTRAP_GROUP, 'KubeadmConfigTemplate', kubeadmConfigTemplateSchema],
+  [CONTROL_PLANE_GROUP, 'KubeadmControlPlane', kubeadmControlPlaneSchema],
+  [CONTROL_PLANE_GROUP, 'KubeadmControlPlaneTemplate', kubeadmControlPlaneTemplateSchema],
+  [INFRASTRUCTURE_GROUP, 'InMemoryCluster', inMemoryClusterSchema],
+  [INFRASTRUCTURE_GROUP, 'InMemoryClusterTemplate', inMemoryClusterTemplateSchema],
+  [INFRASTRUCTURE_GROUP, 'InMemoryMachine', inMemoryMachineSchema],
+  [INFRASTRUCTURE_GROUP, 'InMemoryMachineTemplate', inMemoryMachineTemplateSchema],
+  [INFRASTRUCTURE_GROUP, 'DockerCluster', dockerClusterSchema],
+  [INFRASTRUCTURE_GROUP, 'DockerClusterTemplate', dockerClusterTemplateSchema],
+  [INFRASTRUCTURE_GROUP, 'DockerMachine', dockerMachineSchema],
+  [INFRASTRUCTURE_GROUP, 'DockerMachineTemplate', dockerMachineTemplateSchema],
+  [IPAM_GROUP, 'IPAddressClaim', ipAddressClaimSchema],
+  [IPAM_GROUP, 'IPAddress', ipAddressSchema],
+  [RUNTIME_GROUP, 'ExtensionConfig', extensionConfigSchema],
+  [CLUSTERCTL_GROUP, 'Metadata', clusterctlMetadataSchema],
+  [CLUSTERCTL_GROUP, 'Provider', clusterctlProviderSchema],
+];
+
+const byGroupKind = new Map(entries.map(([group, kind, schema]) => [`${group}/${kind}`, schema]));
+
+/** The storage-version schema of a kind; `looseKindSchema` for kinds capless has no schema for. */
+export function schemaFor(group: string, kind: string): z.ZodType<KubeObject> {
+  return byGroupKind.get(`${group}/${kind}`) ?? looseKindSchema;
+}
+
+/** True when capless has a dedicated schema for the kind (false: accepted loosely). */
+export function hasSchema(group: string, kind: string): boolean {
+  return byGroupKind.has(`${group}/${kind}`);
+}

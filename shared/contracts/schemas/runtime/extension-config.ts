@@ -1,0 +1,24 @@
+/** ExtensionConfig: the client config is modelled, the rest is accepted loosely. */
+
+import { z } from 'zod';
+import { envelope } from '../common/envelope.js';
+import { labelSelectorSchema } from '../common/selector.js';
+import { openRecord } from '../common/status.js';
+
+export const extensionConfigSchema = z.strictObject({
+  ...envelope,
+  spec: z.looseObject({
+    clientConfig: z.looseObject({
+      url: z.string().max(512).optional(),
+      service: z
+        .looseObject({ name: z.string().min(1), namespace: z.string().min(1), path: z.string().optional(), port: z.int().optional() })
+        .optional(),
+      caBundle: z.string().optional(),
+    }),
+    namespaceSelector: labelSelectorSchema.optional(),
+    settings: z.record(z.string(), z.string()).optional(),
+  }),
+  status: openRecord.optional(),
+});
+
+export type ExtensionConfig = z.infer<typeof extensionConfigSchema>;
