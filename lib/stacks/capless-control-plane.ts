@@ -88,6 +88,7 @@ export class CaplessControlPlane extends Construct {
       environment: allQueuesEnv,
     });
     this.objects.grantReadObjects(this.router.function);
+    this.objects.grantWriteWorkItems(this.router.function);
     this.queues.grantEnqueue(this.router.function);
     this.router.function.addEventSource(
       new DynamoEventSource(this.objects.table, {
@@ -146,6 +147,7 @@ export class CaplessControlPlane extends Construct {
       environment: allQueuesEnv,
     });
     this.objects.grantReadObjects(this.resync.function);
+    this.objects.grantWriteWorkItems(this.resync.function);
     this.queues.grantEnqueue(this.resync.function);
     this.resyncSchedule = new ResyncSchedule(this, 'ResyncSchedule', { handler: this.resync.function, period: resolved.resyncPeriod });
 

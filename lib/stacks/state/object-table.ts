@@ -8,6 +8,7 @@ import {
   TABLE_INDEXES,
   TABLE_KEYS,
 } from '../../../shared/adapters/aws/dynamodb/table-design.js';
+import { WORK_PARTITION_PREFIX } from '../../../shared/adapters/aws/work-leases/dynamo-work-leases.js';
 
 const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'];
 const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
@@ -24,6 +25,9 @@ const SECRET_PARTITIONS = `${SECRET_PARTITION_PREFIX}*`;
 const OBJECT_PARTITIONS_ONLY = { 'ForAllValues:StringNotLike': { 'dynamodb:LeadingKeys': [SECRET_PARTITIONS] } };
 /** Every key an operation touches is inside the Secret partitions. */
 const SECRET_PARTITIONS_ONLY = { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [SECRET_PARTITIONS] } };
+
+/** Every key is a work-queue bookkeeping item (lease, queued/dirty markers), never an object. */
+const WORK_PARTITIONS_ONLY = { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${WORK_PARTITION_PREFIX}*`] } };
 
 /**
  * The state table: every object (desired state and status) in one single-table design
@@ -80,6 +84,15 @@ export class ObjectTable extends Construct {
   grantWriteObjects(grantee: IGrantable): Grant {
     this.key.grant(grantee, ...KEY_READ_ACTIONS, ...KEY_WRITE_ACTIONS);
     return this.grantItems(grantee, WRITE_ACTIONS, OBJECT_PARTITIONS_ONLY);
+  }
+
+  /**
+   * Read and write the work queue's bookkeeping items (`work#…`: leases, queued markers) and
+   * nothing else: for functions that enqueue but never write objects (the router, the resync).
+   */
+  grantWriteWorkItems(grantee: IGrantable): Grant {
+    this.key.grant(grantee, ...KEY_READ_ACTIONS, ...KEY_WRITE_ACTIONS);
+    return this.grantItems(grantee, [...READ_ACTIONS, ...WRITE_ACTIONS], WORK_PARTITIONS_ONLY);
   }
 
   /** Get and query Secrets. Only the API and the reconcilers that need Secrets get this. */

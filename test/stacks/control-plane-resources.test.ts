@@ -1,0 +1,242 @@
+import { Duration } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { TABLE_INDEXES, TABLE_KEYS } from '../../shared/adapters/aws/dynamodb/table-design.js';
+import { RECONCILED_KINDS } from '../../lib/stacks/reconciled-kinds.js';
+import { valueAt } from '../../shared/contracts/json.js';
+import { synthStack } from './support/synth-stack.js';
+import { functionPolicies, logicalIds, referencedId } from './support/template-reading.js';
+
+// One synthesis per configuration, shared by the tests of this file.
+const { template } = synthStack();
+const jwt = synthStack({
+  controlPlane: { authMode: 'jwt', jwtIssuer: 'https://issuer.example.com', jwtAudience: ['capless'], resyncPeriod: Duration.minutes(15) },
+}).template;
+
+const KINDS = RECONCILED_KINDS.length;
+const FUNCTIONS = KINDS + 3; // reconcilers + api, router, resync
+
+describe('the object table', () => {
+  it('streams new and old images, has PITR and deletion protection, and is encrypted with the CMK', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE_KEYS.sortKey, KeyType: 'RANGE' },
+      ],
+      BillingMode: 'PAY_PER_REQUEST',
+      StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      DeletionProtectionEnabled: true,
+      SSESpecification: { SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: { 'Fn::GetAtt': [Match.stringLikeRegexp('StateKey'), 'Arn'] } },
+      GlobalSecondaryIndexes: Object.values(TABLE_INDEXES).map((index) =>
+        Match.objectLike({
+          IndexName: index.name,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+        }),
+      ),
+    });
+  });
+
+  it('is retained, and so is its key, when the stack goes', () => {
+    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    template.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain', Properties: { EnableKeyRotation: true } });
+    template.resourceCountIs('AWS::KMS::Key', 1);
+  });
+});
+
+describe('the reconcile queues', () => {
+  const queues = template.findResources('AWS::SQS::Queue');
+
+  it('has a queue and a dead-letter queue per kind, plus the stream failure queue', () => {
+    expect(Object.keys(queues)).toHaveLength(KINDS * 2 + 1);
+  });
+
+  it('encrypts every queue with the CMK', () => {
+    for (const queue of Object.values(queues)) {
+      expect(referencedId(valueAt(queue, 'Properties', 'KmsMasterKeyId'))).toMatch(/StateKey/);
+    }
+  });
+
+  it('redrives every kind queue to its own dead-letter queue after maxReceiveCount receives', () => {
+    const workQueues = Object.entries(queues).filter(([id]) => /Queues.*Queue[0-9A-F]{8}$/.test(id) && !id.includes('DeadLetter'));
+    expect(workQueues).toHaveLength(KINDS);
+    const targets = workQueues.map(([, queue]) => {
+      expect(valueAt(queue, 'Properties', 'RedrivePolicy', 'maxReceiveCount')).toBe(5);
+      return referencedId(valueAt(queue, 'Properties', 'RedrivePolicy', 'deadLetterTargetArn'));
+    });
+    expect(new Set(targets).size).toBe(KINDS);
+    for (const target of targets) expect(target).toMatch(/DeadLetterQueue/);
+  });
+
+  it('denies every request that is not over TLS', () => {
+    template.resourceCountIs('AWS::SQS::QueuePolicy', KINDS * 2 + 1);
+    template.allResourcesProperties('AWS::SQS::QueuePolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+});
+
+describe('the functions', () => {
+  const functions = functionPolicies(template);
+
+  it('are the API, the router, the resync and one reconciler per kind', () => {
+    expect(functions.map((f) => f.serviceName).sort()).toEqual(
+      ['capless-api', 'capless-router', 'capless-resync', ...RECONCILED_KINDS.map((k) => `capless-reconcile-${k.kind.toLowerCase()}`)].sort(),
+    );
+  });
+
+  it('run Node.js 22 on arm64 with active tracing, JSON logs and Powertools settings', () => {
+    template.resourceCountIs('AWS::Lambda::Function', FUNCTIONS);
+    template.allResourcesProperties('AWS::Lambda::Function', {
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      TracingConfig: { Mode: 'Active' },
+      LoggingConfig: Match.objectLike({ LogFormat: 'JSON', LogGroup: Match.anyValue() }),
+      Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'capless', POWERTOOLS_SERVICE_NAME: Match.anyValue() }) },
+    });
+  });
+
+  it('tell each reconciler its kind, the table and its own queue', () => {
+    for (const kind of RECONCILED_KINDS) {
+      const fn = functions.find((f) => f.serviceName === `capless-reconcile-${kind.kind.toLowerCase()}`);
+      expect(fn?.environment.RECONCILE_KIND).toBe(`${kind.group}/${kind.kind}`);
+      expect(fn?.environment.TABLE_NAME).toEqual({ Ref: expect.stringMatching(/StateTable/) });
+      expect(JSON.stringify(fn?.environment.QUEUE_URLS)).toContain(`${kind.group}/${kind.kind}`);
+    }
+  });
+
+  it('give the router and the resync the URL of every queue', () => {
+    for (const name of ['capless-router', 'capless-resync']) {
+      const urls = JSON.stringify(functions.find((f) => f.serviceName === name)?.environment.QUEUE_URLS);
+      for (const kind of RECONCILED_KINDS) expect(urls).toContain(`${kind.group}/${kind.kind}`);
+    }
+  });
+});
+
+describe('the event sources', () => {
+  it('feed the table stream to the router with bisect, partial failures, bounded retries, max age and an SQS failure destination', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('StateTable'), 'StreamArn'] },
+      FunctionName: { Ref: Match.stringLikeRegexp('Router') },
+      StartingPosition: 'TRIM_HORIZON',
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      MaximumRetryAttempts: 5,
+      MaximumRecordAgeInSeconds: 3600,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [Match.stringLikeRegexp('StreamFailures'), 'Arn'] } } },
+    });
+  });
+
+  it.each(RECONCILED_KINDS.map((k) => [k.kind]))('feed the %s queue to its reconciler with partial failures and a concurrency cap', (kind) => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp(`Queues${kind}Queue`), 'Arn'] },
+      FunctionName: { Ref: Match.stringLikeRegexp(`Reconcile${kind}Function`) },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 5 },
+    });
+  });
+});
+
+describe('the management API', () => {
+  it('is an HTTP API whose every route goes through the IAM authorizer by default', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
+    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route'));
+    expect(routes.map((r) => valueAt(r, 'Properties', 'RouteKey')).sort()).toEqual(['ANY /', 'ANY /{proxy+}']);
+    for (const route of routes) expect(valueAt(route, 'Properties', 'AuthorizationType')).toBe('AWS_IAM');
+  });
+
+  it('uses the JWT authorizer, with issuer and audience, on every route when asked', () => {
+    jwt.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      AuthorizerType: 'JWT',
+      JwtConfiguration: { Issuer: 'https://issuer.example.com', Audience: ['capless'] },
+    });
+    const routes = Object.values(jwt.findResources('AWS::ApiGatewayV2::Route'));
+    expect(routes).toHaveLength(2);
+    for (const route of routes) {
+      expect(valueAt(route, 'Properties', 'AuthorizationType')).toBe('JWT');
+      expect(referencedId(valueAt(route, 'Properties', 'AuthorizerId'))).toMatch(/JwtAuthorizer/);
+    }
+  });
+
+  it('has no route without authorization', () => {
+    for (const t of [template, jwt]) {
+      for (const route of Object.values(t.findResources('AWS::ApiGatewayV2::Route'))) {
+        expect(valueAt(route, 'Properties', 'AuthorizationType')).not.toBe('NONE');
+        expect(valueAt(route, 'Properties', 'AuthorizationType')).toBeDefined();
+      }
+    }
+  });
+
+  it('integrates with the API function in payload format 2.0 and logs access', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
+      IntegrationType: 'AWS_PROXY',
+      PayloadFormatVersion: '2.0',
+      IntegrationUri: { 'Fn::GetAtt': [Match.stringLikeRegexp('ApiFunction'), 'Arn'] },
+    });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('AccessLogs'), 'Arn'] }, Format: Match.stringLikeRegexp('requestId') },
+    });
+  });
+});
+
+describe('the periodic resync', () => {
+  it.each([
+    ['default', template, 'rate(10 minutes)'],
+    ['resyncPeriod 15 minutes', jwt, 'rate(15 minutes)'],
+  ])('invokes the resync function on a schedule (%s)', (_name, t, expression) => {
+    t.hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: expression,
+      State: 'ENABLED',
+      Target: { Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('ResyncFunction'), 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } },
+    });
+  });
+});
+
+describe('monitoring', () => {
+  const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
+  const count = (metric: string, namespace: string) =>
+    alarms.filter((a) => valueAt(a, 'Properties', 'MetricName') === metric && valueAt(a, 'Properties', 'Namespace') === namespace).length;
+
+  it.each([
+    ['dead-letter depth per kind, plus the stream failure queue', 'ApproximateNumberOfMessagesVisible', 'AWS/SQS', KINDS + 1],
+    ['oldest message age per kind queue', 'ApproximateAgeOfOldestMessage', 'AWS/SQS', KINDS],
+    ['router stream iterator age', 'IteratorAge', 'AWS/Lambda', 1],
+    ['errors per function', 'Errors', 'AWS/Lambda', FUNCTIONS],
+  ])('alarms on %s', (_what, metric, namespace, expected) => {
+    expect(count(metric, namespace)).toBe(expected);
+  });
+
+  it('alarms on any dead letter at all (threshold 0, greater than)', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('ClusterDeadLetterQueue'), 'QueueName'] } }],
+    });
+  });
+
+  it('has a dashboard', () => {
+    template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+  });
+});
+
+describe('outputs', () => {
+  it('exports the API URL and the table name', () => {
+    expect(Object.keys(template.findOutputs('*')).sort()).toEqual(['ApiUrl', 'TableName']);
+  });
+
+  it('keeps one log group per function plus the access logs', () => {
+    expect(logicalIds(template, 'AWS::Logs::LogGroup')).toHaveLength(FUNCTIONS + 1);
+  });
+});
