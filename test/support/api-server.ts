@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { Admission } from '../../functions/api/admission-port.js';
 import { type ApiDeps, handleApiRequest } from '../../functions/api/api.js';
 import { bearerTokenAuthenticator } from '../../functions/api/auth.js';
-import { admissionWith, envelopeOnlyAdmission } from '../../functions/api/generic-admission.js';
+import { pathAdmission } from '../../functions/api/path-admission.js';
+import { builtinProviderLookup } from '../../shared/contracts/providers/builtin-lookup.js';
 import type { ApiRequest, ApiResponse } from '../../functions/api/http.js';
 import { KindRegistry } from '../../shared/contracts/kinds.js';
 import { silentLogger } from '../../shared/ports/logger.js';
@@ -44,10 +45,11 @@ export const TEST_TOKEN = 'capless-test-token-0123456789abcdef0123456789';
 /** Serves handleApiRequest over local/http-server.ts on 127.0.0.1 with a bearer token and writes a kubeconfig. */
 export const startTestApi: TestApiFactory = async (options = {}) => {
   const store = options.store ?? new MemoryObjectStore();
+  const kinds = new KindRegistry();
   const deps: ApiDeps = {
     store,
-    kinds: new KindRegistry(),
-    admission: options.admission ?? admissionWith(envelopeOnlyAdmission),
+    kinds,
+    admission: options.admission ?? pathAdmission(kinds, builtinProviderLookup),
     authenticate: bearerTokenAuthenticator([
       { token: TEST_TOKEN, principal: { name: 'test-admin', canReadSecrets: options.canReadSecrets ?? true } },
     ]),

@@ -1,0 +1,133 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { handleApiRequest } from '../functions/api/api.js';
+import { bearerTokenAuthenticator } from '../functions/api/auth.js';
+import { pathAdmission } from '../functions/api/path-admission.js';
+import { requestProcessor } from '../functions/reconcile/process-request.js';
+import { builtinProviders } from '../functions/reconcile/providers/builtin.js';
+import type { ProviderRegistry } from '../functions/reconcile/providers/provider-registry.js';
+import { ReconcilerRegistry } from '../functions/reconcile/registry.js';
+import { resyncAll } from '../functions/reconcile/resync/resync-all.js';
+import { routeChange } from '../functions/reconcile/router/route-change.js';
+import type { ReconcileContext } from '../functions/reconcile/skeleton/types.js';
+import { createObjectTable, DEFAULT_TABLE_NAME, DynamoObjectStore } from '../shared/adapters/aws/dynamodb/index.js';
+import { BUILTIN_KINDS, KindRegistry } from '../shared/contracts/kinds.js';
+import { PROVIDER_LOOKUP_PORT } from '../shared/contracts/providers/provider-lookup.js';
+import { systemClock, type Clock } from '../shared/ports/clock.js';
+import { type Logger, silentLogger } from '../shared/ports/logger.js';
+import type { ObjectStore } from '../shared/ports/object-store.js';
+import { WORKLOAD_CLUSTER_PORT } from '../shared/ports/workload-cluster.js';
+import { InMemoryWorkloadCluster } from '../shared/workload-cluster/in-memory-workload-cluster.js';
+import { InProcessWorkQueue } from '../shared/work/in-process-queue.js';
+import { loadOrCreateToken, writeKubeconfig } from './data-dir.js';
+import { startEmbeddedDynamoDb } from './embedded-dynamodb.js';
+import { listen } from './http-server.js';
+
+export interface ControlPlaneOptions {
+  dataDir: string;
+  /** 0 picks a free port. */
+  port: number;
+  host?: string;
+  /** An AWS-compatible endpoint (LocalStack, moto, DynamoDB Local) instead of the embedded dynalite. */
+  endpoint?: string;
+  logger?: Logger;
+  clock?: Clock;
+  /** Keep dynalite in memory instead of under the data dir (benchmarks). Default true (persist). */
+  persist?: boolean;
+  /** Reconciles of different objects at once. Default 8. */
+  concurrency?: number;
+  /** Seconds between full resyncs. Default 600 (Cluster API's 10 minutes). */
+  resyncSeconds?: number;
+  /** Providers to run; default the built-ins. */
+  providers?: ProviderRegistry;
+}
+
+export interface ControlPlane {
+  url: string;
+  token: string;
+  kubeconfigPath: string;
+  store: ObjectStore;
+  queue: InProcessWorkQueue;
+  registry: ReconcilerRegistry;
+  stop(): Promise<void>;
+}
+
+/**
+ * The embedded control plane (`capless up`): the production handlers in one process. The
+ * DynamoDB adapter on dynalite (or an external endpoint), a change tap standing in for the
+ * table's stream, the router feeding an in-process queue with SQS's semantics, the reconcilers,
+ * and the management API on 127.0.0.1 behind a bearer token. A resync at start resumes any work
+ * a killed process left behind.
+ */
+export async function startControlPlane(options: ControlPlaneOptions): Promise<ControlPlane> {
+  const logger = options.logger ?? silentLogger;
+  const clock = options.clock ?? systemClock;
+  const token = await loadOrCreateToken(options.dataDir);
+  const dynamo = options.endpoint ? undefined : await startEmbeddedDynamoDb(options.dataDir, { persist: options.persist ?? true });
+  const endpoint = options.endpoint ?? dynamo?.endpoint ?? '';
+  const client = new DynamoDBClient({
+    endpoint,
+    region: process.env.AWS_REGION ?? 'us-east-1',
+    credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'capless', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? 'capless' },
+  });
+  await createObjectTable(client, DEFAULT_TABLE_NAME);
+  const store = new DynamoObjectStore({ client, tableName: DEFAULT_TABLE_NAME, tapChanges: true, clock });
+
+  const providers = options.providers ?? builtinProviders();
+  const registry = new ReconcilerRegistry(providers.reconcilers());
+  const kinds = new KindRegistry([...BUILTIN_KINDS, ...providers.kinds()]);
+
+  let context: ReconcileContext | undefined;
+  const queue: InProcessWorkQueue = new InProcessWorkQueue({
+    handler: requestProcessor({ registry, context: () => requireContext(context) }),
+    concurrency: options.concurrency ?? 8,
+    clock,
+    logger,
+    resync: { intervalSeconds: options.resyncSeconds ?? 600, run: async () => void (await resyncAll(store, registry, queue)) },
+  });
+  context = {
+    store,
+    queue,
+    clock,
+    logger,
+    providers: { [PROVIDER_LOOKUP_PORT]: providers, [WORKLOAD_CLUSTER_PORT]: new InMemoryWorkloadCluster(store) },
+  };
+
+  const unsubscribe = store.onChange((change) => {
+    routeChange(change, registry, store)
+      .then((requests) => queue.enqueueMany(requests))
+      .catch((error: unknown) => logger.error('routing a change failed', { error: String(error) }));
+  });
+  queue.start();
+  const resumed = await resyncAll(store, registry, queue);
+  logger.info('resync at start', { objects: resumed });
+
+  const admission = pathAdmission(kinds, providers);
+  const authenticate = bearerTokenAuthenticator([{ token, principal: { name: 'capless-admin', canReadSecrets: true } }]);
+  const http = await listen(
+    (request) => handleApiRequest(request, { store, kinds, admission, authenticate, logger }),
+    { host: options.host ?? '127.0.0.1', port: options.port },
+  );
+  const kubeconfigPath = await writeKubeconfig(options.dataDir, http.url, token);
+  logger.info('capless is up', { url: http.url, kubeconfig: kubeconfigPath });
+
+  return {
+    url: http.url,
+    token,
+    kubeconfigPath,
+    store,
+    queue,
+    registry,
+    async stop() {
+      await http.close();
+      unsubscribe();
+      await queue.stop();
+      client.destroy();
+      await dynamo?.close();
+    },
+  };
+}
+
+function requireContext(context: ReconcileContext | undefined): ReconcileContext {
+  if (!context) throw new Error('the reconcile context is not ready yet');
+  return context;
+}
