@@ -1,6 +1,6 @@
 /** KubeadmConfig phases (capi-contract.md §3.3, kubeadm-bootstrap.md §1–5). */
 
-import { recordAt, stringAt } from '../../../shared/contracts/json.js';
+import { numberAt, recordAt, stringAt, valueAt } from '../../../shared/contracts/json.js';
 import { LABEL_CLUSTER_NAME, type ObjectKey, type StoredObject, controllerOf, ownerReferenceTo } from '../../../shared/contracts/object.js';
 import { isAlreadyExists } from '../../../shared/errors/index.js';
 import {
@@ -115,6 +115,28 @@ export async function renderDataSecret(scope: KubeadmConfigScope): Promise<Phase
   }
 }
 
+function stringsAt(value: unknown, ...path: string[]): string[] | undefined {
+  const found = valueAt(value, ...path);
+  return Array.isArray(found) ? found.filter((v): v is string => typeof v === 'string') : undefined;
+}
+
+/** Cluster.spec.clusterNetwork, read field by field. */
+export function clusterNetworkOf(cluster: StoredObject): Pick<RenderRequest, 'clusterNetwork'> {
+  if (!recordAt(cluster, 'spec', 'clusterNetwork')) return {};
+  const apiServerPort = numberAt(cluster, 'spec', 'clusterNetwork', 'apiServerPort');
+  const services = stringsAt(cluster, 'spec', 'clusterNetwork', 'services', 'cidrBlocks');
+  const pods = stringsAt(cluster, 'spec', 'clusterNetwork', 'pods', 'cidrBlocks');
+  const serviceDomain = stringAt(cluster, 'spec', 'clusterNetwork', 'serviceDomain');
+  return {
+    clusterNetwork: {
+      ...(apiServerPort !== undefined ? { apiServerPort } : {}),
+      ...(services ? { services: { cidrBlocks: services } } : {}),
+      ...(pods ? { pods: { cidrBlocks: pods } } : {}),
+      ...(serviceDomain ? { serviceDomain } : {}),
+    },
+  };
+}
+
 interface Resolved {
   machine: StoredObject;
   cluster: StoredObject;
@@ -149,11 +171,11 @@ async function renderForRole(scope: KubeadmConfigScope, r: Resolved): Promise<Ph
     endpoint: r.endpoint,
     version: stringAt(r.machine, 'spec', 'version') ?? '',
     spec: scope.object.spec ?? {},
-    clusterNetwork: recordAt(r.cluster, 'spec', 'clusterNetwork'),
+    ...clusterNetworkOf(r.cluster),
     certificates: r.role === 'worker' ? { ca: certificates.ca } : certificates,
     ...(token ? { token } : {}),
   };
-  const rendered = await renderBootstrapData(request);
+  const rendered = renderBootstrapData(request);
   await createDataSecret(scope, r.clusterName, rendered.value);
   scope.dataSecretName = scope.object.metadata.name;
   scope.conditions.push(...dataSecretConditions({ available: true }));

@@ -1,0 +1,177 @@
+import { X509Certificate, createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import { isRecord, stringAt } from '../../../../shared/contracts/json.js';
+import { kubeadmConfigReconciler } from '../../../../functions/reconcile/kubeadmconfig/reconciler.js';
+import { runReconcile } from '../../../../functions/reconcile/skeleton/run-reconcile.js';
+import type { StoredObject } from '../../../../shared/contracts/object.js';
+import { CountingStore } from '../../../support/counting-store.js';
+import {
+  CLUSTER,
+  NS,
+  configKey,
+  createCluster,
+  createMachineWithConfig,
+  newEnv,
+  secretKey,
+  setStatus,
+} from './fixtures.js';
+
+function decodeUserData(secret: StoredObject | undefined): string {
+  const raw = Buffer.from(secret?.data?.value ?? '', 'base64');
+  return raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
+}
+
+interface WriteFile {
+  path: string;
+  content: string;
+}
+
+function writeFiles(text: string): WriteFile[] {
+  const doc: unknown = parse(text);
+  const files = isRecord(doc) && Array.isArray(doc.write_files) ? doc.write_files : [];
+  return files.filter(isRecord).map((f) => ({ path: String(f.path), content: String(f.content ?? '') }));
+}
+
+function kubeadmKinds(text: string): string[] {
+  const file = writeFiles(text).find((f) => f.path.startsWith('/run/kubeadm/'));
+  return parseAllDocuments(file?.content ?? '')
+    .map((d) => stringAt(d.toJS(), 'kind'))
+    .filter((k): k is string => k !== undefined);
+}
+
+function joinDocument(text: string): unknown {
+  const file = writeFiles(text).find((f) => f.path === '/run/kubeadm/kubeadm-join-config.yaml');
+  return parseAllDocuments(file?.content ?? '')[0]?.toJS();
+}
+
+describe('KubeadmConfig reconciler', () => {
+  it('gives init data to exactly one of two control-plane machines racing for the lock', async () => {
+    const { store, ctx } = newEnv();
+    await createCluster(store);
+    await createMachineWithConfig(store, 'cp-a', { controlPlane: true });
+    await createMachineWithConfig(store, 'cp-b', { controlPlane: true });
+    for (let round = 0; round < 8; round++) {
+      await Promise.all(['cp-a', 'cp-b'].map((name) => runReconcile(kubeadmConfigReconciler, ctx, configKey(name))));
+    }
+    const secrets = await Promise.all(['cp-a', 'cp-b'].map((n) => store.get(secretKey(n))));
+    const withData = secrets.filter((s) => s !== undefined);
+    expect(withData).toHaveLength(1);
+    const text = decodeUserData(withData[0]);
+    expect(text).toContain('kubeadm init --config /run/kubeadm/kubeadm.yaml');
+    const loser = secrets[0] ? 'cp-b' : 'cp-a';
+    const winner = loser === 'cp-a' ? 'cp-b' : 'cp-a';
+    const loserConfig = await store.get(configKey(loser));
+    expect(JSON.stringify(loserConfig?.status?.conditions)).toContain('WaitingForControlPlaneInitialization');
+    expect(loserConfig?.status?.initialization).toEqual({ dataSecretCreated: false });
+    const lock = await store.get({ group: '', kind: 'ConfigMap', namespace: NS, name: `${CLUSTER}-lock` });
+    expect(JSON.parse(lock?.data?.['lock-information'] ?? '{}')).toEqual({ machineName: winner });
+  });
+
+  it.each([
+    { role: 'init', controlPlane: true, initialized: false, kinds: ['ClusterConfiguration', 'InitConfiguration'], caKey: true },
+    { role: 'controlPlaneJoin', controlPlane: true, initialized: true, kinds: ['JoinConfiguration'], caKey: true },
+    { role: 'worker', controlPlane: false, initialized: true, kinds: ['JoinConfiguration'], caKey: false },
+  ])('renders $role data into a cloud-config Secret', async ({ controlPlane, initialized, kinds, caKey }) => {
+    const { store, ctx } = newEnv();
+    const cluster = await createCluster(store, { initialized: false });
+    if (initialized) {
+      // Certificates exist once the control plane is initialized: let an init machine create them.
+      await createMachineWithConfig(store, 'first', { controlPlane: true });
+      await runReconcile(kubeadmConfigReconciler, ctx, configKey('first'));
+      await setStatus(store, cluster, { initialization: { infrastructureProvisioned: true, controlPlaneInitialized: true } });
+    }
+    const { config } = await createMachineWithConfig(store, 'm1', { controlPlane });
+    await runReconcile(kubeadmConfigReconciler, ctx, configKey('m1'));
+
+    const secret = await store.get(secretKey('m1'));
+    expect(secret?.type).toBe('cluster.x-k8s.io/secret');
+    expect(secret?.metadata.labels?.['cluster.x-k8s.io/cluster-name']).toBe(CLUSTER);
+    expect(secret?.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'KubeadmConfig', uid: config.metadata.uid, controller: true });
+    expect(Buffer.from(secret?.data?.format ?? '', 'base64').toString()).toBe('cloud-config');
+    const text = decodeUserData(secret);
+    expect(text.startsWith('## template: jinja\n#cloud-config\n')).toBe(true);
+    expect(kubeadmKinds(text)).toEqual(kinds);
+    expect(writeFiles(text).some((f) => f.path === '/etc/kubernetes/pki/ca.key')).toBe(caKey);
+
+    const updated = await store.get(configKey('m1'));
+    expect(updated?.status).toMatchObject({ initialization: { dataSecretCreated: true }, dataSecretName: 'm1' });
+  });
+
+  it('worker discovery carries the CA hash and the recorded token', async () => {
+    const { store, ctx } = newEnv();
+    const cluster = await createCluster(store);
+    await createMachineWithConfig(store, 'first', { controlPlane: true });
+    await runReconcile(kubeadmConfigReconciler, ctx, configKey('first'));
+    await setStatus(store, cluster, { initialization: { infrastructureProvisioned: true, controlPlaneInitialized: true } });
+    await createMachineWithConfig(store, 'w1', { controlPlane: false });
+    await runReconcile(kubeadmConfigReconciler, ctx, configKey('w1'));
+
+    const ca = Buffer.from((await store.get(secretKey(`${CLUSTER}-ca`)))?.data?.['tls.crt'] ?? '', 'base64').toString();
+    const spki = new X509Certificate(ca).publicKey.export({ type: 'spki', format: 'der' });
+    const expectedHash = `sha256:${createHash('sha256').update(spki).digest('hex')}`;
+    const tokenSecret = await store.get(secretKey('w1-token'));
+    const token = ['token-id', 'token-secret'].map((k) => Buffer.from(tokenSecret?.data?.[k] ?? '', 'base64').toString()).join('.');
+
+    const join = joinDocument(decodeUserData(await store.get(secretKey('w1'))));
+    expect(stringAt(join, 'discovery', 'bootstrapToken', 'token')).toBe(token);
+    expect(stringAt(join, 'discovery', 'bootstrapToken', 'apiServerEndpoint')).toBe('10.0.0.10:6443');
+    expect(JSON.stringify(isRecord(join) ? join.discovery : undefined)).toContain(expectedHash);
+    expect(tokenSecret?.type).toBe('bootstrap.kubernetes.io/token');
+  });
+
+  it.each([
+    { name: 'infrastructure not provisioned', cluster: { provisioned: false }, controlPlane: true, reason: 'WaitingForInfrastructure', requeue: undefined },
+    { name: 'worker before init', cluster: {}, controlPlane: false, reason: 'WaitingForControlPlaneInitialization', requeue: 30 },
+    { name: 'KCP cluster without certificates', cluster: { controlPlaneRef: true }, controlPlane: true, reason: 'WaitingForCertificates', requeue: 10 },
+  ])('waits: $name', async ({ cluster, controlPlane, reason, requeue }) => {
+    const { store, ctx } = newEnv();
+    await createCluster(store, cluster);
+    await createMachineWithConfig(store, 'm1', { controlPlane });
+    const result = await runReconcile(kubeadmConfigReconciler, ctx, configKey('m1'));
+    expect(result.requeueAfterSeconds).toBe(requeue);
+    expect(await store.get(secretKey('m1'))).toBeUndefined();
+    const config = await store.get(configKey('m1'));
+    const conditions = Array.isArray(config?.status?.conditions) ? config.status.conditions : [];
+    expect(conditions).toContainEqual(expect.objectContaining({ type: 'DataSecretAvailable', status: 'False', reason }));
+  });
+
+  it('waits for an owner Machine', async () => {
+    const { store, ctx } = newEnv();
+    await store.create({ apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfig', metadata: { name: 'lonely', namespace: NS }, spec: {} });
+    await runReconcile(kubeadmConfigReconciler, ctx, configKey('lonely'));
+    const config = await store.get(configKey('lonely'));
+    expect(JSON.stringify(config?.status?.conditions)).toContain('WaitingForOwner');
+  });
+
+  it('is idempotent: a second run writes nothing and never re-renders', async () => {
+    const { store, ctx } = newEnv();
+    await createCluster(store);
+    await createMachineWithConfig(store, 'cp-a', { controlPlane: true });
+    await runReconcile(kubeadmConfigReconciler, ctx, configKey('cp-a'));
+    const before = await store.get(secretKey('cp-a'));
+    const counting = new CountingStore(store);
+    await runReconcile(kubeadmConfigReconciler, { ...ctx, store: counting }, configKey('cp-a'));
+    expect(counting.counts.writes).toBe(0);
+    expect((await store.get(secretKey('cp-a')))?.metadata.resourceVersion).toBe(before?.metadata.resourceVersion);
+  });
+
+  it('releases a lock whose holder Machine is gone, and a later try wins', async () => {
+    const { store, ctx } = newEnv();
+    const cluster = await createCluster(store);
+    await store.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `${CLUSTER}-lock`, namespace: NS },
+      data: { 'lock-information': JSON.stringify({ machineName: 'gone' }) },
+    });
+    await createMachineWithConfig(store, 'cp-a', { controlPlane: true });
+    const first = await runReconcile(kubeadmConfigReconciler, ctx, configKey('cp-a'));
+    expect(first.requeueAfterSeconds).toBe(30);
+    expect(await store.get({ group: '', kind: 'ConfigMap', namespace: NS, name: `${CLUSTER}-lock` })).toBeUndefined();
+    await runReconcile(kubeadmConfigReconciler, ctx, configKey('cp-a'));
+    expect(decodeUserData(await store.get(secretKey('cp-a')))).toContain('kubeadm init');
+    expect(cluster.metadata.name).toBe(CLUSTER);
+  });
+});
