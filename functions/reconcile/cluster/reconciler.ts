@@ -1,0 +1,43 @@
+import { CONTROL_PLANE_GROUP, CORE_GROUP, INFRASTRUCTURE_GROUP } from '../../../shared/contracts/providers/builtin-providers.js';
+import type { ReconcilerDefinition } from '../skeleton/types.js';
+import {
+  deleteControlPlanePhase,
+  deleteInfrastructurePhase,
+  deleteWorkersPhase,
+  startClusterDeletionPhase,
+} from './delete-phases.js';
+import {
+  labelClusterPhase,
+  persistClusterPhase,
+  reconcileControlPlanePhase,
+  reconcileDescendantsPhase,
+  reconcileInfrastructurePhase,
+  summarizeClusterPhase,
+} from './phases.js';
+import { type ClusterScope, createClusterScope } from './scope.js';
+import { computeClusterStatus } from './status.js';
+
+export const CLUSTER_FINALIZER = 'cluster.cluster.x-k8s.io';
+
+export const clusterReconciler: ReconcilerDefinition<ClusterScope> = {
+  kind: { group: CORE_GROUP, kind: 'Cluster' },
+  finalizer: CLUSTER_FINALIZER,
+  watches: [
+    { kind: { group: INFRASTRUCTURE_GROUP, kind: 'InMemoryCluster' }, by: 'owner' },
+    { kind: { group: CONTROL_PLANE_GROUP, kind: 'KubeadmControlPlane' }, by: 'owner' },
+    { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'clusterLabel' },
+    { kind: { group: CORE_GROUP, kind: 'MachineSet' }, by: 'clusterLabel' },
+    { kind: { group: CORE_GROUP, kind: 'MachineDeployment' }, by: 'clusterLabel' },
+  ],
+  createScope: createClusterScope,
+  phases: [
+    labelClusterPhase,
+    reconcileInfrastructurePhase,
+    reconcileControlPlanePhase,
+    reconcileDescendantsPhase,
+    persistClusterPhase,
+    summarizeClusterPhase,
+  ],
+  deletePhases: [startClusterDeletionPhase, deleteWorkersPhase, deleteControlPlanePhase, deleteInfrastructurePhase],
+  computeStatus: computeClusterStatus,
+};

@@ -1,0 +1,33 @@
+/** InMemoryCluster: provisioned at once with a simulated endpoint and failure domains (v1beta2 contract). */
+
+import { INFRASTRUCTURE_GROUP } from '../../../shared/contracts/providers/builtin-providers.js';
+import { readEndpoint } from '../../../shared/contracts/providers/fields.js';
+import { valueAt } from '../../../shared/contracts/json.js';
+import type { PhaseResult, ReconcileContext, ReconcilerDefinition, Scope } from '../skeleton/types.js';
+import type { StoredObject } from '../../../shared/contracts/object.js';
+import { simulatedEndpoint } from './simulation.js';
+import { computeInMemoryClusterStatus } from './status.js';
+
+export type InMemoryClusterScope = Scope;
+
+/** Fills `spec.controlPlaneEndpoint` when empty (the one spec write of its life). */
+export async function ensureEndpointPhase(s: InMemoryClusterScope): Promise<PhaseResult> {
+  if (readEndpoint(valueAt(s.object, 'spec', 'controlPlaneEndpoint'))) return {};
+  const endpoint = simulatedEndpoint(s.object.metadata.namespace, s.object.metadata.name);
+  s.object = await s.ctx.store.update({ ...s.object, spec: { ...s.object.spec, controlPlaneEndpoint: endpoint } });
+  return {};
+}
+
+export function readyPhase(s: InMemoryClusterScope): PhaseResult {
+  s.conditions.push({ type: 'Ready', status: 'True', reason: 'Provisioned' });
+  return {};
+}
+
+export const inMemoryClusterReconciler: ReconcilerDefinition<InMemoryClusterScope> = {
+  kind: { group: INFRASTRUCTURE_GROUP, kind: 'InMemoryCluster' },
+  watches: [],
+  createScope: (ctx: ReconcileContext, object: StoredObject) => ({ ctx, object, conditions: [] }),
+  phases: [ensureEndpointPhase, readyPhase],
+  deletePhases: [],
+  computeStatus: computeInMemoryClusterStatus,
+};

@@ -1,0 +1,50 @@
+import { BOOTSTRAP_GROUP, CORE_GROUP, INFRASTRUCTURE_GROUP } from '../../../shared/contracts/providers/builtin-providers.js';
+import type { ReconcilerDefinition } from '../skeleton/types.js';
+import {
+  deleteBootstrapPhase,
+  deleteInfrastructurePhase,
+  deletionDonePhase,
+  startDeletionPhase,
+  waitForPreDrainHooksPhase,
+  waitForPreTerminateHooksPhase,
+} from './delete-phases.js';
+import {
+  persistMachinePhase,
+  reconcileBootstrapPhase,
+  reconcileClusterPhase,
+  reconcileInfrastructurePhase,
+  reconcileNodePhase,
+  summarizeMachinePhase,
+} from './phases.js';
+import { type MachineScope, createMachineScope } from './scope.js';
+import { computeMachineStatus } from './status.js';
+
+export const MACHINE_FINALIZER = 'machine.cluster.x-k8s.io';
+
+export const machineReconciler: ReconcilerDefinition<MachineScope> = {
+  kind: { group: CORE_GROUP, kind: 'Machine' },
+  finalizer: MACHINE_FINALIZER,
+  watches: [
+    { kind: { group: INFRASTRUCTURE_GROUP, kind: 'InMemoryMachine' }, by: 'owner' },
+    { kind: { group: BOOTSTRAP_GROUP, kind: 'KubeadmConfig' }, by: 'owner' },
+    { kind: { group: CORE_GROUP, kind: 'Cluster' }, by: 'clusterLabel' },
+  ],
+  createScope: createMachineScope,
+  phases: [
+    reconcileClusterPhase,
+    reconcileBootstrapPhase,
+    reconcileInfrastructurePhase,
+    reconcileNodePhase,
+    persistMachinePhase,
+    summarizeMachinePhase,
+  ],
+  deletePhases: [
+    startDeletionPhase,
+    waitForPreDrainHooksPhase,
+    waitForPreTerminateHooksPhase,
+    deleteInfrastructurePhase,
+    deleteBootstrapPhase,
+    deletionDonePhase,
+  ],
+  computeStatus: computeMachineStatus,
+};

@@ -1,0 +1,26 @@
+import { isRecord } from '../contracts/json.js';
+
+/** What the core sees of a workload cluster's Node. */
+export interface WorkloadNode {
+  name: string;
+  ready?: boolean;
+  /** status.nodeInfo fields (kubeletVersion, …). */
+  info?: Record<string, string>;
+}
+
+export interface WorkloadClusterRef {
+  namespace: string;
+  name: string;
+}
+
+/** The workload cluster's API as the Machine reconciler needs it (capi-contract.md §3.2 node reference). */
+export interface WorkloadCluster {
+  findNodeByProviderID(cluster: WorkloadClusterRef, providerID: string): Promise<WorkloadNode | undefined>;
+}
+
+/** Key of the WorkloadCluster port on ReconcileContext.providers. */
+export const WORKLOAD_CLUSTER_PORT = 'workloadCluster';
+
+export function isWorkloadCluster(value: unknown): value is WorkloadCluster {
+  return isRecord(value) && typeof value.findNodeByProviderID === 'function';
+}
