@@ -3,7 +3,7 @@ import { handleApiRequest } from '../functions/api/api.js';
 import { bearerTokenAuthenticator } from '../functions/api/auth.js';
 import { pathAdmission } from '../functions/api/path-admission.js';
 import { requestProcessor } from '../functions/reconcile/process-request.js';
-import { builtinProviders } from '../functions/reconcile/providers/builtin.js';
+import { builtinProviderRegistry } from '../functions/reconcile/providers/builtin.js';
 import type { ProviderRegistry } from '../functions/reconcile/providers/provider-registry.js';
 import { ReconcilerRegistry } from '../functions/reconcile/registry.js';
 import { resyncAll } from '../functions/reconcile/resync/resync-all.js';
@@ -72,7 +72,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   await createObjectTable(client, DEFAULT_TABLE_NAME);
   const store = new DynamoObjectStore({ client, tableName: DEFAULT_TABLE_NAME, tapChanges: true, clock });
 
-  const providers = options.providers ?? builtinProviders();
+  const providers = options.providers ?? builtinProviderRegistry();
   const registry = new ReconcilerRegistry(providers.reconcilers());
   const kinds = new KindRegistry([...BUILTIN_KINDS, ...providers.kinds()]);
 
