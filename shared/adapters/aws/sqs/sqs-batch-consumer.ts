@@ -1,0 +1,107 @@
+import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { keyString, type ObjectKey } from '../../../contracts/object.js';
+import { nextHop, parseWorkMessage } from '../../../contracts/work-message.js';
+import { type Clock, systemClock } from '../../../ports/clock.js';
+import { type Logger, silentLogger } from '../../../ports/logger.js';
+import type { RequestHandler, RequestOutcome } from '../../../work/request-outcome.js';
+import type { WorkLeases } from '../../../work/work-leases.js';
+import type { SqsWorkQueue } from './sqs-work-queue.js';
+
+export interface SqsConsumerDeps {
+  queue: SqsWorkQueue;
+  leases: WorkLeases;
+  /** processRequest bound to its ports. */
+  handler: RequestHandler;
+  /** How long a run holds its object; at most the queue's visibility timeout. */
+  leaseSeconds: number;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/**
+ * An SQS batch from a kind's queue (Lambda event source or the local poller): each message is
+ * one try of one request. Backoff and dead-lettering are explicit (docs/adr/0002): a failed try
+ * is deleted and re-sent delayed with its failure count; the last allowed failure goes to the
+ * kind's dead-letter queue after ReconcileSucceeded=False is on the object. The queue's redrive
+ * policy remains the safety net for tries that crash. Returns Lambda's partial batch response.
+ */
+export async function processSqsBatch(event: SQSEvent, deps: SqsConsumerDeps): Promise<SQSBatchResponse> {
+  const results = await Promise.all(event.Records.map((record) => consumeOne(record, deps)));
+  const batchItemFailures: SQSBatchItemFailure[] = [];
+  event.Records.forEach((record, i) => {
+    if (results[i] === 'fail') batchItemFailures.push({ itemIdentifier: record.messageId });
+  });
+  return { batchItemFailures };
+}
+
+async function consumeOne(record: SQSRecord, deps: SqsConsumerDeps): Promise<'ok' | 'fail'> {
+  const clock = deps.clock ?? systemClock;
+  const logger = deps.logger ?? silentLogger;
+  const message = parseWorkMessage(record.body);
+  if (!message) {
+    logger.error('unreadable reconcile message; leaving it for the dead-letter queue', { messageId: record.messageId });
+    return 'fail';
+  }
+  const key: ObjectKey = message.key;
+  try {
+    if (message.dueAt !== undefined && nextHop(message.dueAt, clock.now().getTime()) !== 'due') {
+      await deps.queue.sendDelayed(key, message.dueAt, message.failures);
+      return 'ok';
+    }
+    const receives = Number(record.attributes.ApproximateReceiveCount) || 1;
+    const token = `${record.messageId}:${receives}`;
+    const acquired = await deps.leases.acquire(key, {
+      token,
+      nowMs: clock.now().getTime(),
+      leaseMs: deps.leaseSeconds * 1000,
+      holdsQueuedMarker: message.dueAt === undefined,
+    });
+    if (!acquired) return 'ok';
+    const failures = Math.max(message.failures ?? 0, receives - 1);
+    const outcome = await runOnce(deps, key, failures, logger);
+    const { rerun } = await deps.leases.release(key, token);
+    if (rerun) await deps.queue.enqueue(key);
+    return await settle(deps, key, record, outcome, failures + 1, clock);
+  } catch (error) {
+    logger.error('reconcile message failed', {
+      key: keyString(key),
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return 'fail';
+  }
+}
+
+async function runOnce(deps: SqsConsumerDeps, key: ObjectKey, failures: number, logger: Logger): Promise<RequestOutcome> {
+  try {
+    return await deps.handler(key, failures);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    logger.error('request handler threw', { key: keyString(key), error: message });
+    return { type: 'retry', afterSeconds: 1, error: message };
+  }
+}
+
+async function settle(
+  deps: SqsConsumerDeps,
+  key: ObjectKey,
+  record: SQSRecord,
+  outcome: RequestOutcome,
+  failuresNow: number,
+  clock: Clock,
+): Promise<'ok' | 'fail'> {
+  switch (outcome.type) {
+    case 'done':
+    case 'terminal':
+      return 'ok';
+    case 'requeue':
+      await deps.queue.enqueue(key, { delaySeconds: outcome.afterSeconds });
+      return 'ok';
+    case 'retry':
+      await deps.queue.sendDelayed(key, clock.now().getTime() + outcome.afterSeconds * 1000, failuresNow);
+      return 'ok';
+    case 'deadLetter':
+      if (await deps.queue.sendToDeadLetter(key, failuresNow)) return 'ok';
+      await deps.queue.releaseMessage(key, record.receiptHandle);
+      return 'fail';
+  }
+}
