@@ -1,0 +1,126 @@
+import { X509Certificate } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { builtinProviderRegistry } from '../../../../functions/reconcile/providers/builtin.js';
+import { isRecord, numberAt, stringAt, valueAt } from '../../../../shared/contracts/json.js';
+import type { StoredObject } from '../../../../shared/contracts/object.js';
+import { WORKLOAD_CLUSTER_PORT } from '../../../../shared/ports/workload-cluster.js';
+import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
+import { InMemoryWorkloadCluster } from '../../../../shared/workload-cluster/in-memory-workload-cluster.js';
+import { converge } from '../../../support/converge.js';
+import { FakeClock } from '../../../support/fake-clock.js';
+
+const NS = 'default';
+const KCP_KEY = { group: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane', namespace: NS, name: 'cp' };
+
+async function setup(replicas: number) {
+  const clock = new FakeClock('2026-03-01T00:00:00Z');
+  const store = new MemoryObjectStore({ clock });
+  const workload = new InMemoryWorkloadCluster(store);
+  await store.create({
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+    kind: 'InMemoryCluster',
+    metadata: { name: 'c1', namespace: NS },
+    spec: { controlPlaneEndpoint: { host: '10.0.0.10', port: 6443 } },
+  });
+  await store.create({
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+    kind: 'InMemoryMachineTemplate',
+    metadata: { name: 'tpl', namespace: NS },
+    spec: { template: { spec: { startupSeconds: 0 } } },
+  });
+  await store.create({
+    apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
+    kind: 'KubeadmControlPlane',
+    metadata: { name: 'cp', namespace: NS },
+    spec: {
+      replicas,
+      version: 'v1.31.2',
+      rollout: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } } },
+      machineTemplate: { spec: { infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachineTemplate', name: 'tpl' } } },
+      kubeadmConfigSpec: { format: 'cloud-config', clusterConfiguration: { encryptionAlgorithm: 'ECDSA-P256' } },
+    },
+  });
+  await store.create({
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'Cluster',
+    metadata: { name: 'c1', namespace: NS },
+    spec: {
+      infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryCluster', name: 'c1' },
+      controlPlaneRef: { apiGroup: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane', name: 'cp' },
+    },
+  });
+  const registry = builtinProviderRegistry();
+  const run = (afterRound?: () => Promise<void>) =>
+    converge(registry, store, { clock, maxRounds: 200, providers: { [WORKLOAD_CLUSTER_PORT]: workload }, ...(afterRound ? { afterRound } : {}) });
+  return { store, run };
+}
+
+async function kcp(store: MemoryObjectStore): Promise<StoredObject | undefined> {
+  return store.get(KCP_KEY);
+}
+
+async function cpMachines(store: MemoryObjectStore): Promise<StoredObject[]> {
+  const { items } = await store.list({ group: 'cluster.x-k8s.io', kind: 'Machine', namespace: NS });
+  return items.filter((m) => m.metadata.labels?.['cluster.x-k8s.io/control-plane'] !== undefined);
+}
+
+async function setSpec(store: MemoryObjectStore, patch: Record<string, unknown>): Promise<void> {
+  const current = await kcp(store);
+  if (!current) throw new Error('kcp missing');
+  await store.update({ ...current, spec: { ...current.spec, ...patch } });
+}
+
+describe('KubeadmControlPlane scenario (converge harness, in-memory provider)', () => {
+  it('brings 3 replicas up, scales 3→5→3, and rolls a version change one at a time', async () => {
+    const { store, run } = await setup(3);
+    const first = await run();
+    expect(first.errors).toEqual([]);
+    const status = (await kcp(store))?.status;
+    expect(status).toMatchObject({ replicas: 3, readyReplicas: 3, upToDateReplicas: 3, initialization: { controlPlaneInitialized: true } });
+    const machines = await cpMachines(store);
+    expect(machines.map((m) => stringAt(m, 'status', 'phase'))).toEqual(['Running', 'Running', 'Running']);
+
+    // The kubeconfig parses and its client certificate chains to the cluster CA.
+    const kubeconfigSecret = await store.get({ group: '', kind: 'Secret', namespace: NS, name: 'c1-kubeconfig' });
+    const kubeconfig: unknown = parse(Buffer.from(kubeconfigSecret?.data?.value ?? '', 'base64').toString());
+    const user = valueAt(kubeconfig, 'users');
+    const clientCertB64 = Array.isArray(user) && isRecord(user[0]) ? stringAt(user[0], 'user', 'client-certificate-data') : undefined;
+    const caPem = Buffer.from((await store.get({ group: '', kind: 'Secret', namespace: NS, name: 'c1-ca' }))?.data?.['tls.crt'] ?? '', 'base64').toString();
+    const client = new X509Certificate(Buffer.from(clientCertB64 ?? '', 'base64'));
+    const ca = new X509Certificate(caPem);
+    expect(client.checkIssued(ca)).toBe(true);
+    expect(client.verify(ca.publicKey)).toBe(true);
+    expect(kubeconfigSecret?.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'KubeadmControlPlane', controller: true });
+
+    await setSpec(store, { replicas: 5 });
+    expect((await run()).errors).toEqual([]);
+    expect((await kcp(store))?.status).toMatchObject({ replicas: 5, readyReplicas: 5 });
+
+    await setSpec(store, { replicas: 3 });
+    expect((await run()).errors).toEqual([]);
+    expect((await kcp(store))?.status).toMatchObject({ replicas: 3, readyReplicas: 3 });
+
+    await setSpec(store, { version: 'v1.32.0' });
+    let minReady = Number.POSITIVE_INFINITY;
+    let maxMachines = 0;
+    const rollout = await run(async () => {
+      const ms = await cpMachines(store);
+      const ready = ms.filter((m) => stringAt(m, 'status', 'phase') === 'Running' && m.metadata.deletionTimestamp === undefined).length;
+      minReady = Math.min(minReady, ready);
+      maxMachines = Math.max(maxMachines, ms.length);
+    });
+    expect(rollout.errors).toEqual([]);
+    const after = await kcp(store);
+    expect(after?.status).toMatchObject({ replicas: 3, readyReplicas: 3, upToDateReplicas: 3, version: 'v1.32.0' });
+    expect(minReady).toBeGreaterThanOrEqual(3);
+    expect(maxMachines).toBe(4);
+    expect(numberAt(after, 'status', 'replicas')).toBe(3);
+
+    // Delete: control-plane machines go first, then the finalizer.
+    await store.delete(KCP_KEY);
+    expect((await run()).errors).toEqual([]);
+    expect(await cpMachines(store)).toEqual([]);
+    expect(await kcp(store)).toBeUndefined();
+  });
+});
