@@ -11,6 +11,7 @@ import {
   type KeyAlgorithm,
   privateKeyPem,
   signingAlgorithmFor,
+  pemWithNewline,
 } from './key-algorithm.js';
 
 export interface CertificateAuthorityOptions {
@@ -57,5 +58,5 @@ export async function generateCertificateAuthority(
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
-  return { certPem: certificate.toString('pem'), keyPem: await privateKeyPem(keys.privateKey, algorithm) };
+  return { certPem: pemWithNewline(certificate.toString('pem')), keyPem: await privateKeyPem(keys.privateKey, algorithm) };
 }

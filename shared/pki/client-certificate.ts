@@ -12,6 +12,7 @@ import {
   type KeyAlgorithm,
   privateKeyPem,
   signingAlgorithmFor,
+  pemWithNewline,
 } from './key-algorithm.js';
 import { importPrivateKeyPem } from './private-key-import.js';
 
@@ -55,5 +56,5 @@ export async function issueClientCertificate(options: ClientCertificateOptions):
       await x509.AuthorityKeyIdentifierExtension.create(caCert.publicKey),
     ],
   });
-  return { certPem: certificate.toString('pem'), keyPem: await privateKeyPem(keys.privateKey, algorithm) };
+  return { certPem: pemWithNewline(certificate.toString('pem')), keyPem: await privateKeyPem(keys.privateKey, algorithm) };
 }

@@ -81,3 +81,8 @@ export function toPem(label: string, der: Uint8Array): string {
   const body = Buffer.from(der).toString('base64').match(/.{1,64}/g) ?? [];
   return `-----BEGIN ${label}-----\n${body.join('\n')}\n-----END ${label}-----\n`;
 }
+
+/** PEM text ending in a newline, as Go's `pem.Encode` writes it. */
+export function pemWithNewline(pem: string): string {
+  return pem.endsWith('\n') ? pem : `${pem}\n`;
+}

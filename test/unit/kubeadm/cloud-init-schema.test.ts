@@ -41,7 +41,7 @@ const optionalSections = renderCloudConfig({
 describe('cloud-init schema validation (cloud-init devel render + schema -c)', () => {
   let roles: RenderedRoles;
   beforeAll(async () => {
-    roles = await renderRoles('v1.32.0', 'RSA-2048');
+    roles = await renderRoles('v1.32.0', 'ECDSA-P256');
   });
 
   it.runIf(!skipCloudInit)('cloud-init is installed', () => {
