@@ -1,4 +1,5 @@
-import { App, Stack } from 'aws-cdk-lib';
+import { App, Stack, Validations } from 'aws-cdk-lib';
+import { isRecord } from '../../shared/contracts/json.js';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
@@ -13,8 +14,20 @@ function violations(scope: Stack): string[] {
   return new AwsSolutionsChecks().validateScope(scope).violations.map((v) => `${v.ruleName} ${v.description}`);
 }
 
+/** Every acknowledged rule in the tree: `{ path, id, reason }`. */
+function acknowledgments(scope: Stack): { path: string; id: string; reason: unknown }[] {
+  return scope.node.findAll().flatMap((construct) =>
+    construct.node.metadata
+      .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY && isRecord(entry.data))
+      .flatMap((entry) => Object.entries(isRecord(entry.data) ? entry.data : {}))
+      .map(([id, reason]) => ({ path: construct.node.path, id: id.replace(/^annotation::/i, ''), reason })),
+  );
+}
+
+const controlPlane = synthStack().stack;
+
 // Checked once per configuration at load time (the first run loads every rule module).
-const iamFindings = violations(synthStack().stack);
+const iamFindings = violations(controlPlane);
 const jwtFindings = violations(
   synthStack({ controlPlane: { authMode: 'jwt', jwtIssuer: 'https://issuer.example.com', jwtAudience: ['capless'] } }).stack,
 );
@@ -26,6 +39,14 @@ describe('cdk-nag AwsSolutions', () => {
 
   it('finds nothing in the JWT-auth control plane', () => {
     expect(jwtFindings).toEqual([]);
+  });
+
+  it('acknowledges only reviewed rules, each with its reason', () => {
+    const acks = acknowledgments(controlPlane);
+    expect(new Set(acks.map((a) => a.id.replace(/\[Resource::<.*>:\*\]$/, '[Resource::<fn>:*]')))).toEqual(
+      new Set(['AwsSolutions-SQS3', 'AwsSolutions-IAM5[Resource::*]', 'AwsSolutions-L1', 'AwsSolutions-IAM5[Resource::<fn>:*]']),
+    );
+    for (const ack of acks) expect(typeof ack.reason === 'string' && ack.reason.length > 40, `${ack.path} ${ack.id}`).toBe(true);
   });
 
   it('does find problems where there are some (the check is live)', () => {
