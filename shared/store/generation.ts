@@ -1,14 +1,17 @@
 /** What bumps metadata.generation: `spec`, or `data` for the core kinds that have no spec. */
 
-import type { KubeObject } from '../contracts/object.js';
 import { deepEqual } from '../contracts/json.js';
-import { groupOf } from '../contracts/object.js';
+import { groupOf, type KubeObject } from '../contracts/object.js';
 
 const DATA_KINDS = new Set(['Secret', 'ConfigMap']);
 
+/** The top-level field whose changes bump generation for this object's kind. */
+export function generationFieldOf(obj: Pick<KubeObject, 'apiVersion' | 'kind'>): 'spec' | 'data' {
+  return groupOf(obj.apiVersion) === '' && DATA_KINDS.has(obj.kind) ? 'data' : 'spec';
+}
+
 export function generationSourceOf(obj: KubeObject): unknown {
-  const coreDataKind = groupOf(obj.apiVersion) === '' && DATA_KINDS.has(obj.kind);
-  return coreDataKind ? (obj.data ?? null) : (obj.spec ?? null);
+  return (generationFieldOf(obj) === 'data' ? obj.data : obj.spec) ?? null;
 }
 
 export function generationSourceChanged(before: KubeObject, after: KubeObject): boolean {

@@ -31,6 +31,8 @@ export interface StoreUnderTest {
 
 const GROUP = 'cluster.x-k8s.io';
 const API_VERSION = `${GROUP}/v1beta2`;
+/** The 50-writer tests do a few hundred round trips against an emulator on a busy machine. */
+const CONTENTION_TIMEOUT_MS = 180_000;
 
 function machine(name: string, extra: Partial<KubeObject['metadata']> = {}, spec: Record<string, unknown> = { version: 'v1.31.0' }): KubeObject {
   return { apiVersion: API_VERSION, kind: 'Machine', metadata: { name, namespace: 'ns1', ...extra }, spec };
@@ -51,6 +53,12 @@ async function caught(promise: Promise<unknown>): Promise<unknown> {
     return error;
   }
   throw new Error('expected the promise to reject');
+}
+
+/** Randomised exponential backoff (full jitter), as controllers do; keeps 50 contenders from spinning. */
+function backOff(attempt: number): Promise<void> {
+  const ceilingMs = Math.min(8000, 20 * 2 ** Math.min(attempt, 9));
+  return new Promise((resolve) => setTimeout(resolve, Math.random() * ceilingMs));
 }
 
 /** One read-modify-write of spec.count; false when it lost the race. */
@@ -270,13 +278,14 @@ export function describeObjectStoreConformance(name: string, makeStore: () => Pr
         for (const error of failed) expect(error).toBeInstanceOf(ConflictError);
         expect(await store.get(machineKey('hot'))).toEqual(landed[0]);
         expect(landed[0]?.metadata.generation).toBe(2);
-      });
+      }, CONTENTION_TIMEOUT_MS);
 
       it('loses no increment when 50 writers retry read-modify-write on conflict', async () => {
         await store.create(machine('counter', {}, { count: 0 }));
         const increment = async (): Promise<void> => {
           for (let attempt = 0; attempt < 500; attempt++) {
             if (await tryIncrement(store)) return;
+            await backOff(attempt);
           }
           throw new Error('gave up after 500 attempts');
         };
@@ -284,7 +293,7 @@ export function describeObjectStoreConformance(name: string, makeStore: () => Pr
         const final = await store.get(machineKey('counter'));
         expect(final?.spec?.count).toBe(50);
         expect(final?.metadata.generation).toBe(51);
-      });
+      }, CONTENTION_TIMEOUT_MS);
     });
 
     describe('delete and finalizers', () => {
