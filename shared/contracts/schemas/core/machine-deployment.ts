@@ -18,7 +18,8 @@ export const machineDeploymentStrategySchema = z.strictObject({
 export const machineDeploymentSpecSchema = z.strictObject({
   clusterName: z.string().min(1).max(63),
   replicas: z.int().min(0).optional(),
-  selector: labelSelectorSchema,
+  // Optional here: admission defaults an empty selector (CAPI's mutating webhook runs before schema validation).
+  selector: labelSelectorSchema.default({}),
   template: machineTemplateSpecSchema,
   rollout: z
     .strictObject({

@@ -16,7 +16,8 @@ export const machineNamingSchema = z.strictObject({ template: z.string().max(256
 export const machineSetSpecSchema = z.strictObject({
   clusterName: z.string().min(1).max(63),
   replicas: z.int().min(0).optional(),
-  selector: labelSelectorSchema,
+  // Optional here: admission defaults an empty selector (CAPI's mutating webhook runs before schema validation).
+  selector: labelSelectorSchema.default({}),
   template: machineTemplateSpecSchema,
   deletion: z.strictObject({ order: deletionOrderSchema.optional() }).optional(),
   machineNaming: machineNamingSchema.optional(),
