@@ -17,6 +17,8 @@ import { StreamFailureQueue } from './work/stream-failure-queue.js';
 /** A reconciler gets this long per batch; its queue hides a received request 6× as long (AWS's advice). */
 const RECONCILER_TIMEOUT = Duration.seconds(60);
 const QUEUE_VISIBILITY_TIMEOUT = Duration.seconds(RECONCILER_TIMEOUT.toSeconds() * 6);
+/** A run's lease on its object outlives the run (timeout) and ends before SQS would redeliver. */
+const LEASE = Duration.seconds(RECONCILER_TIMEOUT.toSeconds() * 2);
 /** Past this age a stream record is skipped (and reported); by then the resync has re-enqueued its object. */
 const STREAM_MAX_RECORD_AGE = Duration.hours(1);
 const STREAM_RETRY_ATTEMPTS = 5;
@@ -115,8 +117,10 @@ export class CaplessControlPlane extends Construct {
         environment: {
           ...tableEnv,
           [ENV.queueUrls]: this.queues.queueUrlsJson([kind]),
+          [ENV.deadLetterUrls]: this.queues.deadLetterUrlsJson([kind]),
           [ENV.reconcileKind]: key,
           [ENV.maxReceiveCount]: String(resolved.maxReceiveCount),
+          [ENV.leaseSeconds]: String(LEASE.toSeconds()),
         },
       });
       this.objects.grantReadObjects(fn.function);
@@ -126,6 +130,7 @@ export class CaplessControlPlane extends Construct {
         this.objects.grantWriteSecrets(fn.function);
       }
       this.queues.grantEnqueue(fn.function, [kind]);
+      this.queues.grantDeadLetter(fn.function, [kind]);
       fn.function.addEventSource(
         new SqsEventSource(this.queues.of(kind).queue, {
           batchSize: 10,

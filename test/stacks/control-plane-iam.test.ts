@@ -105,9 +105,12 @@ describe('queue access', () => {
     for (const kind of allKindQueues) expect(sent.some((id) => id.startsWith(`ControlPlaneQueues${kind}Queue`))).toBe(true);
   });
 
-  it.each(RECONCILED_KINDS.map((k) => [k.kind]))('the %s reconciler may enqueue only to its own queue', (kind) => {
+  it.each(RECONCILED_KINDS.map((k) => [k.kind]))('the %s reconciler may send only to its own queue and dead-letter queue', (kind) => {
     const sent = sentQueues(fn(`capless-reconcile-${kind.toLowerCase()}`));
-    expect(sent).toEqual([expect.stringMatching(new RegExp(`^ControlPlaneQueues${kind}Queue[0-9A-F]{8}$`))]);
+    expect(sent).toEqual([
+      expect.stringMatching(new RegExp(`^ControlPlaneQueues${kind}DeadLetterQueue[0-9A-F]{8}$`)),
+      expect.stringMatching(new RegExp(`^ControlPlaneQueues${kind}Queue[0-9A-F]{8}$`)),
+    ]);
   });
 
   it('the API enqueues nothing (the stream drives all work)', () => {

@@ -104,12 +104,18 @@ describe('the functions', () => {
     });
   });
 
-  it('tell each reconciler its kind, the table and its own queue', () => {
+  it('tell each reconciler its kind, the table, its own queues, the retry budget and the lease', () => {
     for (const kind of RECONCILED_KINDS) {
       const fn = functions.find((f) => f.serviceName === `capless-reconcile-${kind.kind.toLowerCase()}`);
       expect(fn?.environment.RECONCILE_KIND).toBe(`${kind.group}/${kind.kind}`);
       expect(fn?.environment.TABLE_NAME).toEqual({ Ref: expect.stringMatching(/StateTable/) });
-      expect(JSON.stringify(fn?.environment.QUEUE_URLS)).toContain(`${kind.group}/${kind.kind}`);
+      expect(fn?.environment.MAX_RECEIVE_COUNT).toBe('5');
+      expect(fn?.environment.LEASE_SECONDS).toBe('120');
+      const queueUrls = JSON.stringify(fn?.environment.QUEUE_URLS);
+      expect(queueUrls).toContain(`${kind.group}/${kind.kind}`);
+      expect(queueUrls).toContain(`Queues${kind.kind}Queue`);
+      expect(queueUrls).not.toContain('DeadLetter');
+      expect(JSON.stringify(fn?.environment.DEAD_LETTER_QUEUE_URLS)).toContain(`Queues${kind.kind}DeadLetterQueue`);
     }
   });
 

@@ -15,6 +15,10 @@ export const ENV = {
   queueUrls: 'QUEUE_URLS',
   /** `<group>/<Kind>`: which kind the generic reconcile handler serves. */
   reconcileKind: 'RECONCILE_KIND',
-  /** Receives before SQS dead-letters a request (the reconciler records its condition at the last one). */
+  /** JSON object `{"<group>/<Kind>": "<dead-letter queue url>"}`: where a reconciler dead-letters. */
+  deadLetterUrls: 'DEAD_LETTER_QUEUE_URLS',
+  /** Seconds a reconcile run holds its object's lease: above the timeout, below the visibility timeout. */
+  leaseSeconds: 'LEASE_SECONDS',
+  /** Failed tries before a reconciler dead-letters a request (also the SQS redrive's maxReceiveCount). */
   maxReceiveCount: 'MAX_RECEIVE_COUNT',
 } as const;

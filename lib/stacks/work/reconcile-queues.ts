@@ -68,6 +68,25 @@ export class ReconcileQueues extends Construct {
     return Stack.of(this).toJsonString(urls);
   }
 
+  /** `{"<group>/<Kind>": "<dead-letter queue url>"}` as JSON: the DEAD_LETTER_QUEUE_URLS variable. */
+  deadLetterUrlsJson(kinds: readonly GroupKind[]): string {
+    const urls: Record<string, string> = {};
+    for (const kind of kinds) urls[reconcileKindKey(kind)] = this.of(kind).deadLetterQueue.queueUrl;
+    return Stack.of(this).toJsonString(urls);
+  }
+
+  /**
+   * Put requests that keep failing on the dead-letter queues of `kinds` directly (at once, with
+   * the failure count), instead of waiting for SQS redrive.
+   */
+  grantDeadLetter(grantee: IGrantable, kinds: readonly GroupKind[]): void {
+    grantSend(
+      grantee,
+      kinds.map((kind) => this.of(kind).deadLetterQueue),
+      this.key,
+    );
+  }
+
   /** Send reconcile requests to the queues of `kinds` (default: every kind). */
   grantEnqueue(grantee: IGrantable, kinds: readonly GroupKind[] = this.all().map((q) => q.kind)): void {
     grantSend(
