@@ -1,4 +1,10 @@
-// Placeholder entry point: replaced by its owner. Exports the Lambda handler.
-export async function handler(_event: unknown): Promise<never> {
-  throw new Error('not implemented yet: functions/reconcile/router/handler.ts');
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { processStreamBatch } from './process-stream-batch.js';
+import { routerWiring } from './wiring.js';
+
+const deps = routerWiring();
+
+/** DynamoDB Streams (objects table) → reconcile requests on the per-kind queues. */
+export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+  return processStreamBatch(event, deps);
 }

@@ -8,7 +8,7 @@ export function queueMapKey(kind: GroupKind): string {
 
 /** Parses QUEUE_URLS (`{"<group>/<Kind>": "<url>"}`); throws a clear error on anything else. */
 export function parseQueueUrls(json: string | undefined): Record<string, string> {
-  if (!json) throw new Error('QUEUE_URLS is not set: expected {"<group>/<Kind>": "<queue url>"}');
+  if (!json) throw new Error('QUEUE_URLS (or DEAD_LETTER_QUEUE_URLS) is not set: expected {"<group>/<Kind>": "<queue url>"}');
   const parsed: unknown = JSON.parse(json);
   if (!isRecord(parsed)) throw new Error('QUEUE_URLS must be a JSON object of queue URLs by <group>/<Kind>');
   const urls: Record<string, string> = {};

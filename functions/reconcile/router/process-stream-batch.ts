@@ -1,0 +1,41 @@
+import type { DynamoDBBatchItemFailure, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { type Logger, silentLogger } from '../../../shared/ports/logger.js';
+import type { ObjectChange } from '../../../shared/ports/object-store.js';
+import type { WorkQueue } from '../../../shared/ports/work-queue.js';
+import type { ReconcilerRegistry } from '../registry.js';
+import { type ReferrerLookup, routeChange } from './route-change.js';
+
+export interface StreamBatchDeps {
+  registry: ReconcilerRegistry;
+  lookup: ReferrerLookup;
+  queue: WorkQueue;
+  /** DynamoDB Streams record → ObjectChange; undefined for items that are not objects. */
+  decode: (record: DynamoDBRecord) => ObjectChange | undefined;
+  logger?: Logger;
+}
+
+/**
+ * A DynamoDB Streams batch → reconcile requests on the queues. Records are handled in order;
+ * at the first that fails, the rest are left for Lambda's retry, which resumes from the
+ * reported sequence number (partial batch response for streams). Non-object items (work
+ * records, owner edges) decode to nothing and are skipped.
+ */
+export async function processStreamBatch(event: DynamoDBStreamEvent, deps: StreamBatchDeps): Promise<DynamoDBBatchResponse> {
+  const logger = deps.logger ?? silentLogger;
+  for (const record of event.Records) {
+    try {
+      const change = deps.decode(record);
+      if (!change) continue;
+      const requests = await routeChange(change, deps.registry, deps.lookup);
+      if (requests.length > 0) await deps.queue.enqueueMany(requests);
+    } catch (error) {
+      const failure: DynamoDBBatchItemFailure = { itemIdentifier: record.dynamodb?.SequenceNumber ?? '' };
+      logger.error('routing a stream record failed', {
+        sequenceNumber: failure.itemIdentifier,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return { batchItemFailures: [failure] };
+    }
+  }
+  return { batchItemFailures: [] };
+}

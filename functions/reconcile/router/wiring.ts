@@ -1,0 +1,9 @@
+import { objectChangeFromStreamRecord } from '../../../shared/adapters/aws/dynamodb/stream-record.js';
+import { awsWorkWiring } from '../aws-work-wiring.js';
+import type { StreamBatchDeps } from './process-stream-batch.js';
+
+/** The router's dependencies (env: TABLE_NAME, QUEUE_URLS). */
+export function routerWiring(env: NodeJS.ProcessEnv = process.env): StreamBatchDeps {
+  const { store, queue, registry, context } = awsWorkWiring('capless-router', env);
+  return { registry, lookup: store, queue, decode: objectChangeFromStreamRecord, logger: context.logger };
+}

@@ -1,0 +1,36 @@
+import type { SqsConsumerDeps } from '../../shared/adapters/aws/sqs/sqs-batch-consumer.js';
+import { awsWorkWiring } from './aws-work-wiring.js';
+import { requestProcessor } from './process-request.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './work/retry-policy.js';
+
+/** Environment variables of the generic reconcile function (besides TABLE_NAME, QUEUE_URLS …). */
+export const RECONCILE_ENV = {
+  /** `<group>/<Kind>` this function reconciles. */
+  kind: 'RECONCILE_KIND',
+  /** Failed tries before a request is dead-lettered. Default 5. */
+  maxAttempts: 'MAX_RECEIVE_COUNT',
+} as const;
+
+/** The reconcile function's dependencies, for the kind named by RECONCILE_KIND. */
+export function reconcileWiring(env: NodeJS.ProcessEnv = process.env): SqsConsumerDeps {
+  const wiring = awsWorkWiring('capless-reconcile', env);
+  const kindName = env[RECONCILE_ENV.kind] ?? '';
+  const slash = kindName.lastIndexOf('/');
+  const kind = { group: kindName.slice(0, Math.max(0, slash)), kind: kindName.slice(slash + 1) };
+  if (slash === -1 || !wiring.registry.get(kind)) {
+    throw new Error(`RECONCILE_KIND "${kindName}" names no registered reconciler (expected "<group>/<Kind>")`);
+  }
+  const policy = retryPolicyFrom(env[RECONCILE_ENV.maxAttempts]);
+  return {
+    queue: wiring.queue,
+    leases: wiring.leases,
+    leaseSeconds: wiring.leaseSeconds,
+    logger: wiring.context.logger.child({ kind: kindName }),
+    handler: requestProcessor({ registry: wiring.registry, policy, context: () => wiring.context }),
+  };
+}
+
+function retryPolicyFrom(maxAttempts: string | undefined): RetryPolicy {
+  const parsed = Number(maxAttempts);
+  return Number.isInteger(parsed) && parsed > 0 ? { ...DEFAULT_RETRY_POLICY, maxAttempts: parsed } : DEFAULT_RETRY_POLICY;
+}

@@ -1,0 +1,65 @@
+import type { DynamoDBRecord } from 'aws-lambda';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ReconcilerRegistry } from '../../../../functions/reconcile/registry.js';
+import { processStreamBatch } from '../../../../functions/reconcile/router/process-stream-batch.js';
+import { objectToItem } from '../../../../shared/adapters/aws/dynamodb/item-codec.js';
+import { toLambdaImage } from '../../../../shared/adapters/aws/dynamodb-streams/lambda-image.js';
+import { objectChangeFromStreamRecord } from '../../../../shared/adapters/aws/dynamodb/stream-record.js';
+import { keyString, type StoredObject } from '../../../../shared/contracts/object.js';
+import type { EnqueueOptions, ReconcileRequest, WorkQueue } from '../../../../shared/ports/work-queue.js';
+import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
+import { Probe, widget } from '../../../support/probe-reconciler.js';
+
+/** Records what the router enqueues; fails on a chosen object name. */
+class RecordingQueue implements WorkQueue {
+  readonly requests: string[] = [];
+  failOn: string | undefined;
+  async enqueue(request: ReconcileRequest, _options?: EnqueueOptions): Promise<void> {
+    if (request.name === this.failOn) throw new Error('queue unavailable');
+    this.requests.push(keyString(request));
+  }
+  async enqueueMany(requests: readonly ReconcileRequest[]): Promise<void> {
+    for (const request of requests) await this.enqueue(request);
+  }
+}
+
+const registry = new ReconcilerRegistry([new Probe().reconciler()]);
+let store: MemoryObjectStore;
+let queue: RecordingQueue;
+let a: StoredObject;
+let b: StoredObject;
+
+beforeEach(async () => {
+  store = new MemoryObjectStore();
+  queue = new RecordingQueue();
+  a = await store.create(widget('a'));
+  b = await store.create(widget('b'));
+});
+
+function insert(object: StoredObject, sequence: string): DynamoDBRecord {
+  const image = toLambdaImage(objectToItem(object));
+  const keys = { pk: image.pk ?? { S: '' }, sk: image.sk ?? { S: '' } };
+  return { eventName: 'INSERT', dynamodb: { SequenceNumber: sequence, Keys: keys, NewImage: image } };
+}
+
+function workItem(sequence: string): DynamoDBRecord {
+  const keys = { pk: { S: 'work#test.capless.io/Widget/default/a' }, sk: { S: 'work' } };
+  return { eventName: 'INSERT', dynamodb: { SequenceNumber: sequence, Keys: keys, NewImage: { ...keys, queued: { BOOL: true } } } };
+}
+
+const deps = () => ({ registry, lookup: store, queue, decode: objectChangeFromStreamRecord });
+const keyOfName = (name: string) => `test.capless.io/Widget/default/${name}`;
+
+describe('Function: processStreamBatch', () => {
+  it.each<[string, () => DynamoDBRecord[], string | undefined, string[], string[]]>([
+    ['object records become requests, in order', () => [insert(a, '1'), insert(b, '2')], undefined, ['a', 'b'], []],
+    ['work-queue items are not objects and are skipped', () => [workItem('1'), insert(b, '2')], undefined, ['b'], []],
+    ['the first failing record is reported and the rest left for the retry', () => [insert(a, '1'), insert(b, '2'), insert(a, '3')], 'b', ['a'], ['2']],
+    ['an empty batch succeeds', () => [], undefined, [], []],
+  ])('%s', async (_title, records, failOn, enqueued, failures) => {
+    queue.failOn = failOn;
+    const response = await processStreamBatch({ Records: records() }, deps());
+    expect(queue.requests).toEqual(enqueued.map(keyOfName));
+    expect(response.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(failures);
+  });
+});
