@@ -1,8 +1,14 @@
+export { type ApiAuth, ManagementApi } from './stacks/api/management-api.js';
+export { CONTEXT_KEYS, stackPropsFromContext } from './stacks/app/stack-props-from-context.js';
 export { CaplessControlPlane } from './stacks/capless-control-plane.js';
 export { CaplessStack, type CaplessStackProps } from './stacks/capless-stack.js';
+export { CaplessFunction } from './stacks/functions/capless-function.js';
+export { ENTRY_POINTS, ENV } from './stacks/functions/entry-points.js';
+export { ControlPlaneMonitoring } from './stacks/monitoring/control-plane-monitoring.js';
 export type { AuthMode, CaplessControlPlaneProps } from './stacks/props/control-plane-props.js';
 export { ControlPlanePropsError } from './stacks/props/resolve-control-plane-props.js';
 export { RECONCILED_KINDS, type ReconciledKind, reconcileKindKey } from './stacks/reconciled-kinds.js';
+export { ResyncSchedule } from './stacks/schedule/resync-schedule.js';
 export { ObjectTable } from './stacks/state/object-table.js';
-export { ReconcileQueues } from './stacks/work/reconcile-queues.js';
-export { stackPropsFromContext } from './stacks/app/stack-props-from-context.js';
+export { type KindQueue, ReconcileQueues } from './stacks/work/reconcile-queues.js';
+export { StreamFailureQueue } from './stacks/work/stream-failure-queue.js';

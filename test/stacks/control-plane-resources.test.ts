@@ -1,5 +1,6 @@
-import { Duration } from 'aws-cdk-lib';
-import { Match } from 'aws-cdk-lib/assertions';
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { CaplessControlPlane } from '../../lib/stacks/capless-control-plane.js';
 import { describe, expect, it } from 'vitest';
 import { TABLE_INDEXES, TABLE_KEYS } from '../../shared/adapters/aws/dynamodb/table-design.js';
 import { RECONCILED_KINDS } from '../../lib/stacks/reconciled-kinds.js';
@@ -244,5 +245,33 @@ describe('outputs', () => {
 
   it('keeps one log group per function plus the access logs', () => {
     expect(logicalIds(template, 'AWS::Logs::LogGroup')).toHaveLength(FUNCTIONS + 1);
+  });
+});
+
+describe('CaplessControlPlane in a stack of your own', () => {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
+  const stack = new Stack(app, 'Mine');
+  const kinds = [
+    { group: 'cluster.x-k8s.io', kind: 'Cluster', needsSecrets: true },
+    { group: 'infrastructure.example.com', kind: 'AcmeMachine', needsSecrets: false },
+  ];
+  const controlPlane = new CaplessControlPlane(stack, 'Capless', { reconciledKinds: kinds, reconcilerMaxConcurrency: 20 });
+  const mine = Template.fromStack(stack);
+
+  it('builds one queue pair and one reconciler per given kind', () => {
+    mine.resourceCountIs('AWS::Lambda::Function', kinds.length + 3);
+    mine.resourceCountIs('AWS::SQS::Queue', kinds.length * 2 + 1);
+    expect([...controlPlane.reconcilers.keys()]).toEqual(['cluster.x-k8s.io/Cluster', 'infrastructure.example.com/AcmeMachine']);
+    mine.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ RECONCILE_KIND: 'infrastructure.example.com/AcmeMachine' }) },
+    });
+  });
+
+  it('applies the concurrency cap to every reconciler', () => {
+    const queueMappings = Object.values(mine.findResources('AWS::Lambda::EventSourceMapping')).filter(
+      (m) => valueAt(m, 'Properties', 'ScalingConfig') !== undefined,
+    );
+    expect(queueMappings).toHaveLength(kinds.length);
+    for (const m of queueMappings) expect(valueAt(m, 'Properties', 'ScalingConfig', 'MaximumConcurrency')).toBe(20);
   });
 });
