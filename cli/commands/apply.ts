@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { deepEqual, isRecord } from '../../shared/contracts/json.js';
 import { applyMergePatch } from '../../functions/api/patch/merge-patch.js';
-import { isAlreadyExistsStatus, isConflictStatus } from '../client/api-status-error.js';
+import { isAlreadyExistsStatus, isConflictStatus, isNotFoundStatus } from '../client/api-status-error.js';
 import { type ManifestObject, readManifests } from '../client/manifests.js';
 import { qualifiedName, resourcePath } from '../client/resource-types.js';
 import { CONNECTION_OPTIONS, type Session, openSession } from '../client/session.js';
@@ -12,7 +12,7 @@ export type ApplyOutcome = 'created' | 'configured' | 'unchanged';
 
 const MAX_CONFLICT_RETRIES = 5;
 
-/** `capless apply -f FILE|DIR|-`: create each object, or bring an existing one to the manifest (merge onto the live object, replace at its resourceVersion). */
+/** `capless apply -f FILE|DIR|-`: create each missing object (GET, then POST), or bring an existing one to the manifest (merge onto the live object, PUT at its resourceVersion, retry on conflict). */
 export const applyCommand = defineCommand('apply', 'create or update objects from YAML manifests (-f FILE|DIR|-)', async (args, io) => {
   const { values } = parseArgs({ args, options: { ...CONNECTION_OPTIONS, filename: { type: 'string', short: 'f', multiple: true } }, strict: true });
   const sources = values.filename ?? [];
@@ -41,13 +41,15 @@ export async function applyOne(session: Session, manifest: ManifestObject): Prom
   }
   const body = type.namespaced ? withNamespace(manifest.body, namespace) : manifest.body;
   const label = `${qualifiedName(type)}/${manifest.name}`;
-  try {
-    await session.client.request('POST', resourcePath(type, namespace), { body });
-    return { outcome: 'created', label };
-  } catch (error) {
-    if (!isAlreadyExistsStatus(error)) throw error;
-  }
   const path = resourcePath(type, namespace, manifest.name);
+  if ((await readOrUndefined(session, path)) === undefined) {
+    try {
+      await session.client.request('POST', resourcePath(type, namespace), { body });
+      return { outcome: 'created', label };
+    } catch (error) {
+      if (!isAlreadyExistsStatus(error)) throw error;
+    }
+  }
   for (let attempt = 0; ; attempt++) {
     const live = await session.client.get(path);
     const merged = applyMergePatch(live, withoutServerFields(body));
@@ -58,6 +60,15 @@ export async function applyOne(session: Session, manifest: ManifestObject): Prom
     } catch (error) {
       if (!isConflictStatus(error) || attempt >= MAX_CONFLICT_RETRIES) throw error;
     }
+  }
+}
+
+async function readOrUndefined(session: Session, path: string): Promise<unknown> {
+  try {
+    return await session.client.get(path);
+  } catch (error) {
+    if (isNotFoundStatus(error)) return undefined;
+    throw error;
   }
 }
 
