@@ -13,43 +13,44 @@ export interface ResourcePath {
 
 const SEGMENT = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 
+interface ApiPrefix {
+  group: string;
+  version: string;
+  rest: string[];
+}
+
+/** `/api/v1/<rest>` or `/apis/<group>/<version>/<rest>`, else undefined. */
+function splitApiPrefix(path: string): ApiPrefix | undefined {
+  const parts = path.split('/').slice(1);
+  if (parts[0] === 'api' && parts.length >= 3) return { group: '', version: parts[1] ?? '', rest: parts.slice(2) };
+  if (parts[0] === 'apis' && parts.length >= 4) return { group: parts[1] ?? '', version: parts[2] ?? '', rest: parts.slice(3) };
+  return undefined;
+}
+
+function checkSegments(segments: readonly string[]): void {
+  for (const segment of segments) {
+    if (SEGMENT.test(segment) && !segment.includes('..')) continue;
+    const message = `invalid path segment ${JSON.stringify(segment)}`;
+    throw new BadRequestError(message, { causes: [{ field: 'metadata.name', reason: 'FieldValueInvalid', message }] });
+  }
+}
+
 /**
  * Parses `/api/v1/...` and `/apis/{group}/{version}/...` resource paths. Returns undefined for
  * paths that are not resource paths (discovery and the like); throws for resource paths that are
  * malformed or name an unknown resource.
  */
 export function parseResourcePath(path: string, kinds: KindRegistry): ResourcePath | undefined {
-  const parts = path.split('/').slice(1);
-  let group: string;
-  let version: string;
-  let rest: string[];
-  if (parts[0] === 'api' && parts.length >= 3) {
-    group = '';
-    version = parts[1] ?? '';
-    rest = parts.slice(2);
-  } else if (parts[0] === 'apis' && parts.length >= 4) {
-    group = parts[1] ?? '';
-    version = parts[2] ?? '';
-    rest = parts.slice(3);
-  } else {
-    return undefined;
-  }
-  for (const segment of rest) {
-    if (!SEGMENT.test(segment) || segment.includes('..')) {
-      throw new BadRequestError(`invalid path segment ${JSON.stringify(segment)}`, {
-        causes: [{ field: 'metadata.name', reason: 'FieldValueInvalid', message: `invalid path segment ${JSON.stringify(segment)}` }],
-      });
-    }
-  }
-  let namespace: string | undefined;
-  if (rest[0] === 'namespaces' && rest.length >= 3) {
-    namespace = rest[1];
-    rest = rest.slice(2);
-  }
-  const [plural, name, subresource, ...extra] = rest;
+  const prefix = splitApiPrefix(path);
+  if (!prefix) return undefined;
+  const { group, version } = prefix;
+  checkSegments(prefix.rest);
+  const namespaced = prefix.rest[0] === 'namespaces' && prefix.rest.length >= 3;
+  const namespace = namespaced ? prefix.rest[1] : undefined;
+  const [plural, name, subresource, ...extra] = namespaced ? prefix.rest.slice(2) : prefix.rest;
   if (!plural || extra.length > 0) throw new NotFoundError(`the server could not find the requested resource (${path})`);
   const info = kinds.byResource(group, plural);
-  if (!info || !info.versions.includes(version)) {
+  if (!info?.versions.includes(version)) {
     throw new NotFoundError(`the server could not find the requested resource: ${plural}${group ? `.${group}` : ''}/${version}`);
   }
   if (subresource !== undefined && (subresource !== 'status' || !info.statusSubresource)) {
