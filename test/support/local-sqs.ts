@@ -1,24 +1,12 @@
 import type { Server } from 'node:http';
-import { createServer } from 'node:net';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createSqsServer } from 'local-aws-sqs';
+import { freePort } from '../aws-wire/setup/free-port.js';
 
 export interface LocalSqs {
   endpoint: string;
   client: SQSClient;
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** local-aws-sqs in this process (it needs an explicit port) and a client for it. */
