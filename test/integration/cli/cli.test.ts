@@ -201,7 +201,8 @@ describe('capless wait', () => {
       },
     });
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^\r\x1b\[2Kwaiting for cluster\.cluster\.x-k8s\.io\/my-cluster: \.status\.phase=Provisioning \(\d+s\)\r\x1b\[2K\n/);
+    const clearLine = '\r\u001b[2K';
+    expect(run.stdout.split(clearLine)).toEqual(['', expect.stringMatching(/^waiting for cluster\.cluster\.x-k8s\.io\/my-cluster: \.status\.phase=Provisioning \(\d+s\)$/), '\n']);
   });
 
   it('times out with exit 1 and the last state seen', async () => {
