@@ -15,7 +15,7 @@ export async function pollUntil(io: CliIo, timeoutMs: number, check: () => Promi
     const step = await check();
     const elapsed = Math.round((io.now() - started) / 1_000);
     if (step.done) {
-      if (io.stdout.isTTY) progress.done('');
+      progress.clear();
       return true;
     }
     if (io.now() - started >= timeoutMs) {

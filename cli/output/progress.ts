@@ -5,6 +5,8 @@ export interface Progress {
   update(text: string): void;
   /** Ends the live line and prints `text` as a normal line. */
   done(text: string): void;
+  /** Removes the live line (TTY only). */
+  clear(): void;
 }
 
 export function progressLine(io: CliIo): Progress {
@@ -15,6 +17,9 @@ export function progressLine(io: CliIo): Progress {
       if (text === last) return;
       last = text;
       io.stdout.write(tty ? `\r\x1b[2K${text}` : `${text}\n`);
+    },
+    clear() {
+      if (tty && last !== '') io.stdout.write('\r\x1b[2K');
     },
     done(text) {
       io.stdout.write(tty ? `\r\x1b[2K${text}\n` : `${text}\n`);

@@ -202,7 +202,7 @@ describe('capless wait', () => {
     });
     expect(run.code).toBe(0);
     const clearLine = '\r\u001b[2K';
-    expect(run.stdout.split(clearLine)).toEqual(['', expect.stringMatching(/^waiting for cluster\.cluster\.x-k8s\.io\/my-cluster: \.status\.phase=Provisioning \(\d+s\)$/), '\n']);
+    expect(run.stdout.split(clearLine)).toEqual(['', expect.stringMatching(/^waiting for cluster\.cluster\.x-k8s\.io\/my-cluster: \.status\.phase=Provisioning \(\d+s\)$/), 'cluster.cluster.x-k8s.io/my-cluster condition met\n']);
   });
 
   it('times out with exit 1 and the last state seen', async () => {
