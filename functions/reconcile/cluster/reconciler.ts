@@ -1,4 +1,4 @@
-import { CONTROL_PLANE_GROUP, CORE_GROUP, INFRASTRUCTURE_GROUP } from '../../../shared/contracts/providers/builtin-providers.js';
+import { CORE_GROUP } from '../../../shared/contracts/providers/builtin-providers.js';
 import type { ReconcilerDefinition } from '../skeleton/types.js';
 import {
   deleteControlPlanePhase,
@@ -22,9 +22,8 @@ export const CLUSTER_FINALIZER = 'cluster.cluster.x-k8s.io';
 export const clusterReconciler: ReconcilerDefinition<ClusterScope> = {
   kind: { group: CORE_GROUP, kind: 'Cluster' },
   finalizer: CLUSTER_FINALIZER,
+  // Provider kinds (InfraCluster, ControlPlane) are added by the provider registry (contract-watches.ts).
   watches: [
-    { kind: { group: INFRASTRUCTURE_GROUP, kind: 'InMemoryCluster' }, by: 'owner' },
-    { kind: { group: CONTROL_PLANE_GROUP, kind: 'KubeadmControlPlane' }, by: 'owner' },
     { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'clusterLabel' },
     { kind: { group: CORE_GROUP, kind: 'MachineSet' }, by: 'clusterLabel' },
     { kind: { group: CORE_GROUP, kind: 'MachineDeployment' }, by: 'clusterLabel' },

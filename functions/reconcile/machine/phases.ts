@@ -72,7 +72,6 @@ export async function reconcileBootstrapPhase(s: MachineScope): Promise<PhaseRes
 
 function infraMissing(s: MachineScope, resolved: ResolvedReference): PhaseResult | undefined {
   if (resolved.state === 'Missing' && s.infrastructureProvisioned) {
-    s.infrastructureProvisioned = false;
     s.conditions.push({ type: 'InfrastructureReady', status: 'False', reason: 'InfrastructureDeleted', message: `${resolved.message} after it was provisioned` });
     return {};
   }
@@ -104,7 +103,8 @@ export async function reconcileInfrastructurePhase(s: MachineScope): Promise<Pha
     return { requeueAfterSeconds: PROVIDER_ID_REQUEUE_SECONDS };
   }
   s.conditions.push(condition);
-  s.infrastructureProvisioned = provisioned;
+  // Sticky, as in CAPI: once provisioned, the Machine keeps saying so.
+  s.infrastructureProvisioned = s.infrastructureProvisioned || provisioned;
   if (!provisioned || !providerID) return {};
   s.desired.spec = { ...s.desired.spec, providerID };
   s.addresses = infraMachineContract.addresses(infra);

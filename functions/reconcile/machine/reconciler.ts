@@ -1,4 +1,4 @@
-import { BOOTSTRAP_GROUP, CORE_GROUP, INFRASTRUCTURE_GROUP } from '../../../shared/contracts/providers/builtin-providers.js';
+import { CORE_GROUP } from '../../../shared/contracts/providers/builtin-providers.js';
 import type { ReconcilerDefinition } from '../skeleton/types.js';
 import {
   deleteBootstrapPhase,
@@ -24,11 +24,9 @@ export const MACHINE_FINALIZER = 'machine.cluster.x-k8s.io';
 export const machineReconciler: ReconcilerDefinition<MachineScope> = {
   kind: { group: CORE_GROUP, kind: 'Machine' },
   finalizer: MACHINE_FINALIZER,
-  watches: [
-    { kind: { group: INFRASTRUCTURE_GROUP, kind: 'InMemoryMachine' }, by: 'owner' },
-    { kind: { group: BOOTSTRAP_GROUP, kind: 'KubeadmConfig' }, by: 'owner' },
-    { kind: { group: CORE_GROUP, kind: 'Cluster' }, by: 'clusterLabel' },
-  ],
+  // Provider kinds (InfraMachine, BootstrapConfig) are added by the provider registry (contract-watches.ts).
+  // No Cluster watch: Cluster status changes with every Machine, which would make each change O(Machines).
+  watches: [],
   createScope: createMachineScope,
   phases: [
     reconcileClusterPhase,

@@ -9,6 +9,7 @@ import { sameGroupKind } from '../../../shared/contracts/object.js';
 import type { ProviderKindContract, ProviderType } from '../../../shared/contracts/provider-contract.js';
 import type { ProviderLookup } from '../../../shared/contracts/providers/provider-lookup.js';
 import type { AnyReconciler } from '../skeleton/types.js';
+import { withContractWatches } from './contract-watches.js';
 
 export interface ProviderRegistration {
   name: string;
@@ -70,11 +71,14 @@ export class ProviderRegistry implements ProviderLookup {
   }
 
   reconcilerFor(group: string, kind: string): AnyReconciler | undefined {
-    return this.reconcilersByKind.get(gk(group, kind));
+    const reconciler = this.reconcilersByKind.get(gk(group, kind));
+    return reconciler && withContractWatches(reconciler, [...this.contractsByKind.values()]);
   }
 
+  /** Every reconciler; core ones watch every registered provider kind of the roles they follow. */
   reconcilers(): AnyReconciler[] {
-    return [...this.reconcilersByKind.values()];
+    const contracts = [...this.contractsByKind.values()];
+    return [...this.reconcilersByKind.values()].map((r) => withContractWatches(r, contracts));
   }
 
   kinds(): KindInfo[] {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtinProviderLookup } from '../../../../shared/contracts/providers/builtin-lookup.js';
 import { DOCKER_PROVIDER, IN_MEMORY_PROVIDER } from '../../../../shared/contracts/providers/builtin-providers.js';
+import { builtinProviderRegistry } from '../../../../functions/reconcile/providers/builtin.js';
 import { ProviderRegistry } from '../../../../functions/reconcile/providers/provider-registry.js';
 import type { AnyReconciler } from '../../../../functions/reconcile/skeleton/types.js';
 
@@ -67,5 +68,43 @@ describe('ProviderRegistry', () => {
     expect(builtinProviderLookup.isReconciled(INFRA, 'DockerMachine')).toBe(false);
     expect(builtinProviderLookup.isServedKind(INFRA, 'DockerMachine')).toBe(true);
     expect(builtinProviderLookup.contractFor('bootstrap.cluster.x-k8s.io', 'KubeadmConfig')?.role).toBe('BootstrapConfig');
+  });
+});
+
+describe('builtinProviderRegistry', () => {
+  const registry = builtinProviderRegistry();
+  it.each<[string, string, boolean, boolean]>([
+    ['cluster.x-k8s.io', 'Cluster', true, true],
+    ['cluster.x-k8s.io', 'MachineDeployment', true, true],
+    ['bootstrap.cluster.x-k8s.io', 'KubeadmConfig', true, true],
+    ['controlplane.cluster.x-k8s.io', 'KubeadmControlPlane', true, true],
+    [INFRA, 'InMemoryMachine', true, true],
+    [INFRA, 'InMemoryMachineTemplate', true, false],
+    [INFRA, 'DockerMachine', true, false],
+    [INFRA, 'AWSMachine', false, false],
+  ])('%s %s: served %s, reconciled %s', (group, kind, served, reconciled) => {
+    expect(registry.isServedKind(group, kind)).toBe(served);
+    expect(registry.isReconciled(group, kind)).toBe(reconciled);
+  });
+
+  it.each<[string, string[]]>([
+    ['Machine', ['InMemoryMachine', 'KubeadmConfig', 'DockerMachine']],
+    ['Cluster', ['InMemoryCluster', 'KubeadmControlPlane', 'DockerCluster']],
+  ])('%s watches every provider kind of its roles through ownerReferences', (kind, watched) => {
+    const owners = registry.reconcilerFor('cluster.x-k8s.io', kind)?.watches.filter((w) => w.by === 'owner').map((w) => w.kind.kind);
+    expect(owners).toEqual(expect.arrayContaining(watched));
+    expect(new Set(owners).size).toBe(owners?.length);
+  });
+
+  it('an external provider kind is watched by the core without a core change', () => {
+    const r = builtinProviderRegistry().registerProvider({
+      name: 'azure',
+      type: 'InfrastructureProvider',
+      kinds: [{ group: INFRA, kind: 'AzureMachine', plural: 'azuremachines', versions: ['v1beta1'], namespaced: true, statusSubresource: true }],
+      contracts: [{ group: INFRA, kind: 'AzureMachine', role: 'InfrastructureMachine', contractVersion: 'v1beta1' }],
+      reconcilers: [fakeReconciler('AzureMachine')],
+    });
+    const machine = r.reconcilers().find((x) => x.kind.kind === 'Machine');
+    expect(machine?.watches).toEqual(expect.arrayContaining([{ kind: { group: INFRA, kind: 'AzureMachine' }, by: 'owner' }]));
   });
 });

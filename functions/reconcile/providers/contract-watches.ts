@@ -1,0 +1,29 @@
+/**
+ * Which core kinds react to which provider roles: a Machine to its InfraMachine and
+ * BootstrapConfig, a Cluster to its InfraCluster and ControlPlane (each through the provider
+ * object's controller ownerReference). The registry turns these into `owner` watches for every
+ * registered provider kind, so an external provider's kinds are watched without a core change.
+ */
+
+import type { GroupKind } from '../../../shared/contracts/object.js';
+import { sameGroupKind } from '../../../shared/contracts/object.js';
+import type { ContractRole, ProviderKindContract } from '../../../shared/contracts/provider-contract.js';
+import type { AnyReconciler, Watch } from '../skeleton/types.js';
+
+const CORE = 'cluster.x-k8s.io';
+
+export const CONTRACT_WATCHES: ReadonlyArray<{ watcher: GroupKind; roles: readonly ContractRole[] }> = [
+  { watcher: { group: CORE, kind: 'Machine' }, roles: ['InfrastructureMachine', 'BootstrapConfig'] },
+  { watcher: { group: CORE, kind: 'Cluster' }, roles: ['InfrastructureCluster', 'ControlPlane'] },
+];
+
+/** The reconciler with an `owner` watch added for each contract kind whose role it follows. */
+export function withContractWatches(reconciler: AnyReconciler, contracts: readonly ProviderKindContract[]): AnyReconciler {
+  const roles = CONTRACT_WATCHES.find((w) => sameGroupKind(w.watcher, reconciler.kind))?.roles;
+  if (!roles) return reconciler;
+  const extra: Watch[] = contracts
+    .filter((c) => roles.includes(c.role))
+    .filter((c) => !reconciler.watches.some((w) => w.by === 'owner' && sameGroupKind(w.kind, c)))
+    .map((c) => ({ kind: { group: c.group, kind: c.kind }, by: 'owner' }));
+  return extra.length === 0 ? reconciler : { ...reconciler, watches: [...reconciler.watches, ...extra] };
+}
