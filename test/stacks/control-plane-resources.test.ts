@@ -1,11 +1,11 @@
-import { App, Duration, Stack } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { CaplessControlPlane } from '../../lib/stacks/capless-control-plane.js';
 import { describe, expect, it } from 'vitest';
 import { TABLE_INDEXES, TABLE_KEYS } from '../../shared/adapters/aws/dynamodb/table-design.js';
 import { RECONCILED_KINDS } from '../../lib/stacks/reconciled-kinds.js';
 import { valueAt } from '../../shared/contracts/json.js';
-import { synthStack } from './support/synth-stack.js';
+import { synthStack, testApp } from './support/synth-stack.js';
 import { functionPolicies, logicalIds, referencedId } from './support/template-reading.js';
 
 // One synthesis per configuration, shared by the tests of this file.
@@ -249,8 +249,7 @@ describe('outputs', () => {
 });
 
 describe('CaplessControlPlane in a stack of your own', () => {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
-  const stack = new Stack(app, 'Mine');
+  const stack = new Stack(testApp(), 'Mine');
   const kinds = [
     { group: 'cluster.x-k8s.io', kind: 'Cluster', needsSecrets: true },
     { group: 'infrastructure.example.com', kind: 'AcmeMachine', needsSecrets: false },
