@@ -1,0 +1,117 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { isRecord, stringAt } from '../../../shared/contracts/json.js';
+import { type TestApi, startTestApi } from '../../support/api-server.js';
+
+/**
+ * The real kubectl against the management API. `KUBECTL` picks the binary (default: `kubectl` on
+ * PATH; the Debian `kubernetes-client` 1.20 binary works too). Its version goes to the test output.
+ */
+const KUBECTL = process.env.KUBECTL ?? 'kubectl';
+const run = promisify(execFile);
+const SAMPLE = resolve(import.meta.dirname, '../../../../shared/capi-samples/examples/simple-cluster.yaml');
+
+let api: TestApi;
+let home: string;
+
+async function kubectl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(KUBECTL, args, {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, KUBECONFIG: api.kubeconfigPath },
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = isRecord(error) ? error : {};
+    return { code: typeof failed.code === 'number' ? failed.code : 1, stdout: String(failed.stdout ?? ''), stderr: String(failed.stderr ?? error) };
+  }
+}
+
+beforeAll(async () => {
+  api = await startTestApi();
+  home = await mkdtemp(join(tmpdir(), 'capless-kubectl-home-'));
+});
+afterAll(async () => {
+  await api.close();
+  await rm(home, { recursive: true, force: true });
+});
+
+describe('kubectl against the capless API', () => {
+  it('reports its version and reads the server version', async () => {
+    const version = await kubectl('version', '-o', 'json');
+    expect(version.stderr).toBe('');
+    const doc: unknown = JSON.parse(version.stdout);
+    process.stdout.write(`kubectl client ${stringAt(doc, 'clientVersion', 'gitVersion')} (${KUBECTL}); server ${stringAt(doc, 'serverVersion', 'gitVersion')}\n`);
+    expect(stringAt(doc, 'serverVersion', 'gitVersion')).toMatch(/capless/);
+  });
+
+  it('get clusters.cluster.x-k8s.io -A on an empty store', async () => {
+    const result = await kubectl('get', 'clusters.cluster.x-k8s.io', '-A');
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: 'No resources found\n' });
+  });
+
+  it('apply -f the upstream sample creates every object', async () => {
+    const result = await kubectl('apply', '-f', SAMPLE);
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim().split('\n')).toEqual([
+      'cluster.cluster.x-k8s.io/my-cluster created',
+      'dockercluster.infrastructure.cluster.x-k8s.io/my-cluster created',
+      'kubeadmcontrolplane.controlplane.cluster.x-k8s.io/controlplane created',
+      'dockermachinetemplate.infrastructure.cluster.x-k8s.io/controlplane created',
+      'machinedeployment.cluster.x-k8s.io/worker-md-0 created',
+      'dockermachinetemplate.infrastructure.cluster.x-k8s.io/worker created',
+      'kubeadmconfigtemplate.bootstrap.cluster.x-k8s.io/worker created',
+    ]);
+    const cluster = await api.store.get({ group: 'cluster.x-k8s.io', kind: 'Cluster', namespace: 'default', name: 'my-cluster' });
+    expect(cluster?.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration']).toContain('"name":"my-cluster"');
+  });
+
+  it('apply again is unchanged; an edited manifest is patched (client-side apply)', async () => {
+    const again = await kubectl('apply', '-f', SAMPLE);
+    expect(again.stdout).not.toMatch(/created|configured/);
+    const edited = join(home, 'edited.yaml');
+    const { readFile } = await import('node:fs/promises');
+    await writeFile(edited, (await readFile(SAMPLE, 'utf8')).replace('replicas: 1\n  version', 'replicas: 3\n  version'));
+    const patched = await kubectl('apply', '-f', edited);
+    expect(patched.stderr).toBe('');
+    expect(patched.stdout).toContain('kubeadmcontrolplane.controlplane.cluster.x-k8s.io/controlplane configured');
+    const kcp = await api.store.get({ group: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane', namespace: 'default', name: 'controlplane' });
+    expect(kcp?.spec?.replicas).toBe(3);
+    expect(kcp?.metadata.generation).toBe(2);
+  });
+
+  it('get lists with short names and across namespaces', async () => {
+    const clusters = await kubectl('get', 'clusters.cluster.x-k8s.io', '-A');
+    expect(clusters.stdout).toMatch(/^NAMESPACE\s+NAME\s+AGE\ndefault\s+my-cluster\s+\d+s\n$/);
+    expect((await kubectl('get', 'kcp')).stdout).toMatch(/^NAME\s+AGE\ncontrolplane\s/);
+    expect((await kubectl('get', 'md', 'worker-md-0')).stdout).toMatch(/^NAME\s+AGE\nworker-md-0\s/);
+  });
+
+  it('get machinedeployments.cluster.x-k8s.io -o yaml returns the stored objects', async () => {
+    const result = await kubectl('get', 'machinedeployments.cluster.x-k8s.io', '-o', 'yaml');
+    const list: unknown = parse(result.stdout);
+    const items = isRecord(list) && Array.isArray(list.items) ? list.items : [];
+    expect(items.map((i) => stringAt(i, 'metadata', 'name'))).toEqual(['worker-md-0']);
+    expect(stringAt(items[0], 'metadata', 'uid')).toMatch(/./);
+    expect((await kubectl('get', 'machines.cluster.x-k8s.io', '-o', 'yaml')).stdout).toMatch(/^apiVersion: v1\nitems: \[\]\nkind: List/);
+  });
+
+  it('surfaces server errors as kubectl errors', async () => {
+    const missing = await kubectl('get', 'cluster.cluster.x-k8s.io', 'nope');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Error from server (NotFound): clusters.cluster.x-k8s.io "nope" not found');
+  });
+
+  it('delete -f removes everything', async () => {
+    const result = await kubectl('delete', '-f', SAMPLE);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('cluster.cluster.x-k8s.io "my-cluster" deleted');
+    expect((await api.store.list({ group: 'cluster.x-k8s.io', kind: 'MachineDeployment' })).items).toEqual([]);
+    expect((await kubectl('get', 'clusters.cluster.x-k8s.io', '-A')).stderr).toBe('No resources found\n');
+  });
+});
