@@ -14,10 +14,11 @@ import { BUILTIN_KINDS, KindRegistry } from '../shared/contracts/kinds.js';
 import { PROVIDER_LOOKUP_PORT } from '../shared/contracts/providers/provider-lookup.js';
 import { systemClock, type Clock } from '../shared/ports/clock.js';
 import { type Logger, silentLogger } from '../shared/ports/logger.js';
-import type { ObjectStore } from '../shared/ports/object-store.js';
+import type { ChangeSource, ObjectStore } from '../shared/ports/object-store.js';
 import { WORKLOAD_CLUSTER_PORT } from '../shared/ports/workload-cluster.js';
 import { InMemoryWorkloadCluster } from '../shared/workload-cluster/in-memory-workload-cluster.js';
 import { InProcessWorkQueue } from '../shared/work/in-process-queue.js';
+import type { RequestHandler } from '../shared/work/request-outcome.js';
 import { loadOrCreateToken, writeKubeconfig } from './data-dir.js';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.js';
 import { listen } from './http-server.js';
@@ -39,6 +40,12 @@ export interface ControlPlaneOptions {
   resyncSeconds?: number;
   /** Providers to run; default the built-ins. */
   providers?: ProviderRegistry;
+  /** A store to use instead of DynamoDB (benchmarks: the in-memory store); no dynalite is started. */
+  store?: ObjectStore & ChangeSource;
+  /** Wraps the store everything uses, API and reconcilers alike (benchmarks: counting). */
+  wrapStore?: (store: ObjectStore & ChangeSource) => ObjectStore & ChangeSource;
+  /** Wraps the queue's request handler (benchmarks: reconcile durations). */
+  wrapHandler?: (handler: RequestHandler) => RequestHandler;
 }
 
 export interface ControlPlane {
@@ -62,15 +69,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const logger = options.logger ?? silentLogger;
   const clock = options.clock ?? systemClock;
   const token = await loadOrCreateToken(options.dataDir);
-  const dynamo = options.endpoint ? undefined : await startEmbeddedDynamoDb(options.dataDir, { persist: options.persist ?? true });
-  const endpoint = options.endpoint ?? dynamo?.endpoint ?? '';
-  const client = new DynamoDBClient({
-    endpoint,
-    region: process.env.AWS_REGION ?? 'us-east-1',
-    credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'capless', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? 'capless' },
-  });
-  await createObjectTable(client, DEFAULT_TABLE_NAME);
-  const store = new DynamoObjectStore({ client, tableName: DEFAULT_TABLE_NAME, tapChanges: true, clock });
+  const backend = options.store ? { store: options.store, close: async () => {} } : await dynamoBackend(options, clock);
+  const store = options.wrapStore ? options.wrapStore(backend.store) : backend.store;
 
   const providers = options.providers ?? builtinProviderRegistry();
   const registry = new ReconcilerRegistry(providers.reconcilers());
@@ -78,7 +78,9 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
 
   let context: ReconcileContext | undefined;
   const queue: InProcessWorkQueue = new InProcessWorkQueue({
-    handler: requestProcessor({ registry, context: () => requireContext(context) }),
+    handler: (options.wrapHandler ?? ((handler: RequestHandler) => handler))(
+      requestProcessor({ registry, context: () => requireContext(context) }),
+    ),
     concurrency: options.concurrency ?? 8,
     clock,
     logger,
@@ -121,6 +123,25 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       await http.close();
       unsubscribe();
       await queue.stop();
+      await backend.close();
+    },
+  };
+}
+
+/** The DynamoDB adapter on dynalite (or an external endpoint), with the change tap on. */
+async function dynamoBackend(options: ControlPlaneOptions, clock: Clock): Promise<{ store: ObjectStore & ChangeSource; close(): Promise<void> }> {
+  const dynamo = options.endpoint ? undefined : await startEmbeddedDynamoDb(options.dataDir, { persist: options.persist ?? true });
+  const endpoint = options.endpoint ?? dynamo?.endpoint ?? '';
+  const client = new DynamoDBClient({
+    endpoint,
+    region: process.env.AWS_REGION ?? 'us-east-1',
+    credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'capless', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? 'capless' },
+  });
+  await createObjectTable(client, DEFAULT_TABLE_NAME);
+  const store = new DynamoObjectStore({ client, tableName: DEFAULT_TABLE_NAME, tapChanges: true, clock });
+  return {
+    store,
+    async close() {
       client.destroy();
       await dynamo?.close();
     },
