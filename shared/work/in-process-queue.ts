@@ -6,6 +6,8 @@ import type { RequestHandler, RequestOutcome } from './request-outcome.js';
 import { systemTimers, type Timers } from './timers.js';
 import { emptyCounters, percentile, type WorkCounters } from './work-counters.js';
 
+const MAX_LATENCY_SAMPLES = 100_000;
+
 export interface InProcessWorkQueueOptions {
   /** One try of one request (processRequest bound to its ports). */
   handler: RequestHandler;
@@ -167,12 +169,18 @@ export class InProcessWorkQueue implements WorkQueue {
       if (id === undefined || !entry) continue;
       this.pending.delete(id);
       this.processing.add(id);
-      this.latencies.push(this.clock.now().getTime() - entry.since);
+      this.recordLatency(this.clock.now().getTime() - entry.since);
       const task = this.work(id, entry.request).finally(() => {
         this.inFlight.delete(task);
       });
       this.inFlight.add(task);
     }
+  }
+
+  /** Keeps the most recent samples only, so a long-running process does not grow without bound. */
+  private recordLatency(ms: number): void {
+    if (this.latencies.length >= MAX_LATENCY_SAMPLES) this.latencies.splice(0, MAX_LATENCY_SAMPLES / 2);
+    this.latencies.push(ms);
   }
 
   private async work(id: string, request: ReconcileRequest): Promise<void> {
