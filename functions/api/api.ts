@@ -7,7 +7,7 @@ import type { Authenticator } from './auth.js';
 import { type ApiRequest, type ApiResponse, jsonResponse } from './http.js';
 import { parseResourcePath } from './paths.js';
 import { apiGroupDocument, apiGroupList, apiResourceList, coreApiVersions, versionInfo } from './routes/discovery.js';
-import { builtinOpenApi } from './routes/openapi.js';
+import { builtinOpenApi, openApiV2 } from './routes/openapi.js';
 import { handleResource } from './routes/resources.js';
 import { errorResponse } from './status.js';
 
@@ -49,6 +49,10 @@ function discoveryResponse(request: ApiRequest, deps: ApiDeps): ApiResponse | un
   if (path === '/version') return versionInfo();
   if (path === '/api') return coreApiVersions();
   if (path === '/apis') return apiGroupList(deps.kinds);
+  if ((path === '/openapi/v2' || path === '/swagger-2.0.0.pb-v1') && !deps.openApi) {
+    const { contentType, body } = openApiV2(request.headers.accept);
+    return { status: 200, headers: { 'content-type': contentType }, body };
+  }
   if (path.startsWith('/openapi/')) {
     const document = deps.openApi ? deps.openApi(path) : builtinOpenApi(deps.kinds, path);
     if (document === undefined) throw new NotFoundError(`no OpenAPI document at ${path}`);

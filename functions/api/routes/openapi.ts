@@ -62,3 +62,18 @@ function groupVersionDocument(gvPath: string, served: Array<{ info: KindInfo; ve
     components: { schemas: {} },
   };
 }
+
+/**
+ * `/openapi/v2`: an empty Swagger 2.0 document (no definitions). kubectl before 1.27 downloads it
+ * for client-side validation and asks for protobuf (gnostic `openapi_v2.Document`); kinds it finds
+ * no schema for pass, so the server's admission is what validates. The protobuf form is
+ * hand-encoded: swagger (field 1) = "2.0", info (2) = {title (1), version (2)}, paths (8) = {}.
+ */
+export function openApiV2(acceptHeader: string | undefined): { contentType: string; body: string } {
+  if ((acceptHeader ?? '').includes('protobuf')) {
+    const field = (tag: number, bytes: string) => String.fromCharCode(tag, bytes.length) + bytes;
+    const info = field(0x0a, 'capless') + field(0x12, 'v2');
+    return { contentType: 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf', body: field(0x0a, '2.0') + field(0x12, info) + field(0x42, '') };
+  }
+  return { contentType: 'application/json', body: JSON.stringify({ swagger: '2.0', info: { title: 'capless', version: 'v2' }, paths: {}, definitions: {} }) };
+}
