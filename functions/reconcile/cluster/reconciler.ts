@@ -24,7 +24,9 @@ export const clusterReconciler: ReconcilerDefinition<ClusterScope> = {
   finalizer: CLUSTER_FINALIZER,
   // Provider kinds (InfraCluster, ControlPlane) are added by the provider registry (contract-watches.ts).
   watches: [
-    { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'clusterLabel' },
+    // Standalone Machines name the Cluster as owner; MachineSet-owned ones reach it through the
+    // MachineSet/MachineDeployment status they change (a clusterLabel watch would fire on every Machine write).
+    { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'owner' },
     { kind: { group: CORE_GROUP, kind: 'MachineSet' }, by: 'clusterLabel' },
     { kind: { group: CORE_GROUP, kind: 'MachineDeployment' }, by: 'clusterLabel' },
   ],
