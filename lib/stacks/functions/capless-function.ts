@@ -12,7 +12,7 @@ import { lockFilePath, projectRoot } from './project-root.js';
 export const METRICS_NAMESPACE = 'capless';
 
 /** Lets esbuild's ESM output load CommonJS dependencies that call `require`. */
-const ESM_REQUIRE_SHIM = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+const ESM_REQUIRE_SHIM = "import { createRequire as __caplessCreateRequire } from 'node:module'; const require = __caplessCreateRequire(import.meta.url);";
 
 export interface CaplessFunctionProps {
   readonly entry: EntryPoint;
