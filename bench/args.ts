@@ -1,0 +1,95 @@
+import { parseArgs } from 'node:util';
+
+export type BenchStoreKind = 'memory' | 'dynamodb';
+
+/** What one benchmark run does; `npm run bench -- --help` lists the flags. */
+export interface BenchOptions {
+  clusters: number;
+  /** Control-plane replicas per cluster (KubeadmControlPlane). */
+  controlPlaneReplicas: number;
+  /** Worker replicas per cluster (MachineDeployment). */
+  workerReplicas: number;
+  store: BenchStoreKind;
+  /** InMemoryMachine startupSeconds: how long a simulated machine takes to boot. */
+  provisionSeconds: number;
+  /** Write the JSON report here as well as printing the table. */
+  jsonFile?: string;
+  /** Client requests in flight at once against the API. */
+  clientConcurrency: number;
+  /** Reconciles of different objects at once inside the control plane. */
+  reconcileConcurrency: number;
+  /** Seconds between full resyncs, for the at-rest cost. */
+  resyncSeconds: number;
+  /** Give up (and report what was reached) after this many seconds per phase. */
+  timeoutSeconds: number;
+  /** An AWS-compatible DynamoDB endpoint (DynamoDB Local, LocalStack) instead of the embedded dynalite. */
+  endpoint?: string;
+}
+
+export const USAGE = `npm run bench -- [--clusters N] [--cp C] [--workers W] [--store memory|dynamodb]
+                 [--provision-seconds S] [--json FILE] [--endpoint URL] [--client-concurrency K]
+                 [--concurrency R] [--resync-seconds T] [--timeout-seconds X]
+defaults: N=100 C=1 W=3 store=dynamodb S=0 K=16 R=8 T=600 X=1800`;
+
+export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
+  clusters: 100,
+  controlPlaneReplicas: 1,
+  workerReplicas: 3,
+  store: 'dynamodb',
+  provisionSeconds: 0,
+  clientConcurrency: 16,
+  reconcileConcurrency: 8,
+  resyncSeconds: 600,
+  timeoutSeconds: 1800,
+};
+
+/** Parses `npm run bench` arguments; throws with the usage text on anything it does not know. */
+export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      clusters: { type: 'string' },
+      cp: { type: 'string' },
+      workers: { type: 'string' },
+      store: { type: 'string' },
+      'provision-seconds': { type: 'string' },
+      json: { type: 'string' },
+      endpoint: { type: 'string' },
+      'client-concurrency': { type: 'string' },
+      concurrency: { type: 'string' },
+      'resync-seconds': { type: 'string' },
+      'timeout-seconds': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return 'help';
+  const d = DEFAULT_BENCH_OPTIONS;
+  const store = values.store ?? d.store;
+  if (store !== 'memory' && store !== 'dynamodb') throw new Error(`--store must be memory or dynamodb, not ${store}\n${USAGE}`);
+  const options: BenchOptions = {
+    clusters: count('--clusters', values.clusters, d.clusters, 1),
+    controlPlaneReplicas: count('--cp', values.cp, d.controlPlaneReplicas, 1),
+    workerReplicas: count('--workers', values.workers, d.workerReplicas, 0),
+    store,
+    provisionSeconds: count('--provision-seconds', values['provision-seconds'], d.provisionSeconds, 0),
+    clientConcurrency: count('--client-concurrency', values['client-concurrency'], d.clientConcurrency, 1),
+    reconcileConcurrency: count('--concurrency', values.concurrency, d.reconcileConcurrency, 1),
+    resyncSeconds: count('--resync-seconds', values['resync-seconds'], d.resyncSeconds, 1),
+    timeoutSeconds: count('--timeout-seconds', values['timeout-seconds'], d.timeoutSeconds, 1),
+  };
+  if (values.json !== undefined) options.jsonFile = values.json;
+  if (values.endpoint !== undefined) {
+    if (store !== 'dynamodb') throw new Error(`--endpoint needs --store dynamodb\n${USAGE}`);
+    options.endpoint = values.endpoint;
+  }
+  return options;
+}
+
+function count(flag: string, text: string | undefined, fallback: number, min: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${flag} must be an integer ≥ ${min}, not ${text}\n${USAGE}`);
+  return value;
+}

@@ -1,0 +1,91 @@
+import type { CostLines, FleetAtRest } from './cost-model.js';
+
+/** The JSON `npm run bench` writes; every figure is for the whole run unless it says per-something. */
+export interface BenchReport {
+  clusters: number;
+  controlPlaneReplicas: number;
+  workerReplicas: number;
+  store: string;
+  provisionSeconds: number;
+  reconcileConcurrency: number;
+  clientConcurrency: number;
+  /** False when a phase hit --timeout-seconds; the figures then cover what was reached. */
+  completed: boolean;
+  readyClusters: number;
+  /** Objects that existed in the benchmark's namespaces (created by the client or the control plane). */
+  objects: number;
+  machines: number;
+  objectsByKind: Record<string, number>;
+  readySeconds: number;
+  deleteSeconds: number;
+  reconciles: number;
+  reconcilesPerObject: number;
+  storeReads: number;
+  storeWrites: number;
+  storeReadsPerObject: number;
+  storeWritesPerObject: number;
+  /** Writes to Machine objects per Machine, over the whole life. */
+  machineWritesPerMachine: number;
+  writesByKind: Record<string, number>;
+  readsByKind: Record<string, number>;
+  queueMessages: number;
+  queueMessagesPerObject: number;
+  coalescedMessages: number;
+  failedReconciles: number;
+  deadLettered: number;
+  apiRequests: number;
+  /** Enqueue to reconcile start, whole run (router time before the enqueue not included). */
+  latencyMs: { p50: number; p99: number };
+  reconcileMsMean: number;
+  peakRssMB: number;
+  rawStoreWritesPerSecond: number;
+  controlPlaneStoreWritesPerSecond: number;
+  /** controlPlaneStoreWritesPerSecond / rawStoreWritesPerSecond. */
+  controlPlaneFractionOfRaw: number;
+  /** One full resync of the ready fleet, per cluster. */
+  resyncPerCluster: { reconciles: number; storeReads: number; storeWrites: number; queueMessages: number };
+  cost: {
+    perClusterLifecycleUSD: number;
+    perClusterLifecycle: CostLines;
+    fleetAtRestMonthlyUSD: number;
+    fleetAtRest: FleetAtRest;
+    assumptions: string[];
+  };
+}
+
+/** The terminal table: one figure per line, with the target where there is one. */
+export function formatReport(r: BenchReport): string {
+  const rows: Array<[string, string, string?]> = [
+    ['clusters', `${r.readyClusters}/${r.clusters} ready (${r.controlPlaneReplicas} CP + ${r.workerReplicas} workers), store ${r.store}`],
+    ['objects', `${r.objects} (${r.machines} Machines)`],
+    ['ready', `${fixed(r.readySeconds, 1)} s`],
+    ['deleted', `${fixed(r.deleteSeconds, 1)} s`],
+    ['reconciles / object', fixed(r.reconcilesPerObject, 2), '≤ 4'],
+    ['store reads / object', fixed(r.storeReadsPerObject, 2)],
+    ['store writes / object', fixed(r.storeWritesPerObject, 2)],
+    ['Machine writes / Machine', fixed(r.machineWritesPerMachine, 2), '≤ 25'],
+    ['queue messages / object', fixed(r.queueMessagesPerObject, 2)],
+    ['failed / dead-lettered', `${r.failedReconciles} / ${r.deadLettered}`],
+    ['latency p50 / p99', `${fixed(r.latencyMs.p50, 0)} / ${fixed(r.latencyMs.p99, 0)} ms`, 'p50 ≤ 20 ms'],
+    ['reconcile mean', `${fixed(r.reconcileMsMean, 1)} ms`],
+    ['peak RSS', `${fixed(r.peakRssMB, 0)} MB`],
+    ['raw store writes/s', fixed(r.rawStoreWritesPerSecond, 0)],
+    ['control plane writes/s', `${fixed(r.controlPlaneStoreWritesPerSecond, 0)} (${fixed(100 * r.controlPlaneFractionOfRaw, 0)}% of raw)`],
+    ['resync / cluster', `${fixed(r.resyncPerCluster.reconciles, 1)} reconciles, ${fixed(r.resyncPerCluster.storeReads, 1)} reads, ${fixed(r.resyncPerCluster.storeWrites, 1)} writes`],
+    ['cost / cluster lifecycle', `$${r.cost.perClusterLifecycleUSD.toFixed(6)}`],
+    [
+      `10 clusters at rest / month`,
+      `$${r.cost.fleetAtRestMonthlyUSD.toFixed(2)} (resync $${r.cost.fleetAtRest.resyncUSD.toFixed(2)}, idle SQS polls $${r.cost.fleetAtRest.idlePollingUSD.toFixed(2)}, storage $${r.cost.fleetAtRest.storageUSD.toFixed(4)})`,
+      '≤ $1',
+    ],
+  ];
+  const width = Math.max(...rows.map(([name]) => name.length));
+  const valueWidth = Math.max(...rows.map(([, value]) => value.length));
+  return rows
+    .map(([name, value, target]) => `${name.padEnd(width)}  ${value.padEnd(valueWidth)}${target ? `  target ${target}` : ''}`)
+    .join('\n');
+}
+
+function fixed(value: number, digits: number): string {
+  return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
+}

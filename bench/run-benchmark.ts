@@ -1,0 +1,285 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resyncAll } from '../functions/reconcile/resync/resync-all.js';
+import { type ControlPlane, startControlPlane } from '../local/control-plane.js';
+import type { ChangeSource, ObjectStore } from '../shared/ports/object-store.js';
+import { MemoryObjectStore } from '../shared/store/memory-store.js';
+import type { RequestHandler } from '../shared/work/request-outcome.js';
+import type { WorkCounters } from '../shared/work/work-counters.js';
+import { BenchApiClient } from './api-client.js';
+import type { BenchOptions } from './args.js';
+import { forEachBounded } from './bounded.js';
+import { DEFAULT_COST_ASSUMPTIONS, describeAssumptions, fleetAtRest, type OperationCounts, priceOperations } from './cost-model.js';
+import { CountingStore, type StoreCounts, storeCountsDelta } from './counting-store.js';
+import { FleetTracker } from './fleet-tracker.js';
+import { measureRawStoreThroughput } from './raw-store-throughput.js';
+import type { BenchReport } from './report.js';
+import { benchCluster, clusterObjects } from './workload.js';
+
+/** Progress lines for the terminal; the test passes a silent one. */
+export type BenchLog = (line: string) => void;
+
+interface Snapshot {
+  store: StoreCounts;
+  queue: WorkCounters;
+  reconcileMs: number;
+  apiRequests: number;
+}
+
+const AT_REST_FLEET = 10;
+
+/**
+ * One benchmark run: the raw store's write limit first, then the embedded control plane with a
+ * counting store; N clusters created through the API, waited on until ready, one full resync
+ * measured, all deleted and waited on until gone. Returns the report (never throws on a timeout:
+ * `completed` says so).
+ */
+export async function runBenchmark(options: BenchOptions, log: BenchLog = () => {}): Promise<BenchReport> {
+  const machinesPerCluster = options.controlPlaneReplicas + options.workerReplicas;
+  const raw = await measureRawStoreThroughput(options.store, {
+    objects: Math.min(2000, Math.max(100, options.clusters * machinesPerCluster)),
+    concurrency: options.reconcileConcurrency,
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+  });
+  log(`raw ${options.store} store: ${raw.writes} writes in ${raw.seconds.toFixed(2)} s = ${raw.writesPerSecond.toFixed(0)} writes/s`);
+
+  const dataDir = await mkdtemp(join(tmpdir(), 'capless-bench-'));
+  const timing = { reconcileMs: 0 };
+  let counting: CountingStore | undefined;
+  const plane = await startControlPlane({
+    dataDir,
+    port: 0,
+    persist: false,
+    concurrency: options.reconcileConcurrency,
+    resyncSeconds: options.resyncSeconds,
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    ...(options.store === 'memory' ? { store: new MemoryObjectStore() } : {}),
+    wrapStore: (store: ObjectStore & ChangeSource) => {
+      counting = new CountingStore(store);
+      return counting;
+    },
+    wrapHandler: (handler: RequestHandler): RequestHandler => async (request, failures) => {
+      const started = performance.now();
+      try {
+        return await handler(request, failures);
+      } finally {
+        timing.reconcileMs += performance.now() - started;
+      }
+    },
+  });
+  const store = counting;
+  if (!store) throw new Error('the control plane did not take the counting store');
+  const runId = Date.now().toString(36);
+  const tracker = new FleetTracker(store, `bench-${runId}-`, machinesPerCluster);
+  const client = new BenchApiClient(plane.url, plane.token);
+  const snapshot = (): Snapshot => ({
+    store: store.counts(),
+    queue: { ...plane.queue.counters },
+    reconcileMs: timing.reconcileMs,
+    apiRequests: client.requests,
+  });
+  const shape = { ...options, provisionSeconds: options.provisionSeconds };
+  const clusters = Array.from({ length: options.clusters }, (_, i) => benchCluster(runId, i));
+  const deadline = () => Date.now() + options.timeoutSeconds * 1000;
+
+  try {
+    const beforeCreate = snapshot();
+    const createStarted = performance.now();
+    await forEachBounded(clusters, options.clientConcurrency, async (c) => {
+      for (const obj of clusterObjects(c.namespace, c.name, shape)) await client.create(obj);
+    });
+    log(`created ${clusters.length} clusters' objects in ${seconds(createStarted).toFixed(1)} s; waiting until ready`);
+    const allReady = await waitFor(() => tracker.readyClusters() === options.clusters, deadline(), log, () => `${tracker.readyClusters()}/${options.clusters} ready`);
+    const readySeconds = seconds(createStarted);
+    const readyClusters = tracker.readyClusters();
+    await settle(plane);
+    const afterCreate = snapshot();
+
+    const resync = await measureResync(plane, store, snapshot);
+    log(`one resync of ${options.clusters} clusters: ${resync.queue.processed} reconciles`);
+
+    const beforeDelete = snapshot();
+    const deleteStarted = performance.now();
+    await forEachBounded(clusters, options.clientConcurrency, async (c) => {
+      for (const obj of clusterObjects(c.namespace, c.name, shape)) await client.delete(obj);
+    });
+    const allGone = await waitFor(() => tracker.liveObjects() === 0, deadline(), log, () => `${tracker.liveObjects()} objects left`);
+    const deleteSeconds = seconds(deleteStarted);
+    await settle(plane);
+    const afterDelete = snapshot();
+
+    const lifecycle = addSnapshots(delta(afterCreate, beforeCreate), delta(afterDelete, beforeDelete));
+    return buildReport({
+      options,
+      completed: allReady && allGone,
+      readyClusters,
+      tracker,
+      lifecycle,
+      resync,
+      readySeconds,
+      deleteSeconds,
+      latency: { p50: plane.queue.latencyPercentile(50) ?? 0, p99: plane.queue.latencyPercentile(99) ?? 0 },
+      rawWritesPerSecond: raw.writesPerSecond,
+      objectBytes: averageObjectBytes(lifecycle.store),
+    });
+  } finally {
+    tracker.stop();
+    await plane.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function measureResync(plane: ControlPlane, store: ObjectStore, snapshot: () => Snapshot): Promise<Snapshot> {
+  const before = snapshot();
+  await resyncAll(store, plane.registry, plane.queue);
+  await settle(plane);
+  return delta(snapshot(), before);
+}
+
+/** Waits for the queue to go idle, but not forever (a requeue loop must not hang the run). */
+async function settle(plane: ControlPlane): Promise<void> {
+  await Promise.race([plane.queue.idle(), new Promise((resolve) => setTimeout(resolve, 30_000).unref())]);
+}
+
+async function waitFor(done: () => boolean, deadline: number, log: BenchLog, progress: () => string): Promise<boolean> {
+  let lastLog = Date.now();
+  while (!done()) {
+    if (Date.now() > deadline) {
+      log(`timed out: ${progress()}`);
+      return false;
+    }
+    if (Date.now() - lastLog > 10_000) {
+      log(progress());
+      lastLog = Date.now();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+}
+
+function seconds(startedMs: number): number {
+  return (performance.now() - startedMs) / 1000;
+}
+
+function delta(after: Snapshot, before: Snapshot): Snapshot {
+  return {
+    store: storeCountsDelta(after.store, before.store),
+    queue: {
+      enqueued: after.queue.enqueued - before.queue.enqueued,
+      coalesced: after.queue.coalesced - before.queue.coalesced,
+      processed: after.queue.processed - before.queue.processed,
+      failed: after.queue.failed - before.queue.failed,
+      deadLettered: after.queue.deadLettered - before.queue.deadLettered,
+    },
+    reconcileMs: after.reconcileMs - before.reconcileMs,
+    apiRequests: after.apiRequests - before.apiRequests,
+  };
+}
+
+function addSnapshots(a: Snapshot, b: Snapshot): Snapshot {
+  const negated: Snapshot = {
+    store: storeCountsDelta({ reads: 0, writes: 0, readUnits: 0, writeUnits: 0, readsByKind: {}, writesByKind: {} }, b.store),
+    queue: { enqueued: -b.queue.enqueued, coalesced: -b.queue.coalesced, processed: -b.queue.processed, failed: -b.queue.failed, deadLettered: -b.queue.deadLettered },
+    reconcileMs: -b.reconcileMs,
+    apiRequests: -b.apiRequests,
+  };
+  return delta(a, negated);
+}
+
+function operations(s: Snapshot, divisor: number): OperationCounts {
+  return {
+    reconciles: s.queue.processed / divisor,
+    reconcileMs: s.reconcileMs / divisor,
+    storeWrites: s.store.writes / divisor,
+    readUnits: s.store.readUnits / divisor,
+    writeUnits: s.store.writeUnits / divisor,
+    queueMessages: s.queue.enqueued / divisor,
+    apiRequests: s.apiRequests / divisor,
+  };
+}
+
+/** A rough item size from the write units (1 KB each, table plus indexes): enough for storage cost. */
+function averageObjectBytes(counts: StoreCounts): number {
+  return counts.writes === 0 ? 0 : (counts.writeUnits / counts.writes / 4) * 1024;
+}
+
+interface ReportInputs {
+  options: BenchOptions;
+  completed: boolean;
+  readyClusters: number;
+  tracker: FleetTracker;
+  lifecycle: Snapshot;
+  resync: Snapshot;
+  readySeconds: number;
+  deleteSeconds: number;
+  latency: { p50: number; p99: number };
+  rawWritesPerSecond: number;
+  objectBytes: number;
+}
+
+function buildReport(i: ReportInputs): BenchReport {
+  const { options, lifecycle, tracker } = i;
+  const objects = tracker.objectsSeen();
+  const machines = tracker.objectsSeenOfKind('Machine');
+  const per = (n: number, d: number) => (d === 0 ? 0 : n / d);
+  const assumptions = {
+    ...DEFAULT_COST_ASSUMPTIONS,
+    averageObjectBytes: i.objectBytes,
+    objectsPerCluster: per(objects, options.clusters),
+  };
+  const perCluster = priceOperations(operations(lifecycle, options.clusters), assumptions);
+  const atRest = fleetAtRest(operations(i.resync, options.clusters), AT_REST_FLEET, options.resyncSeconds, assumptions);
+  const activeSeconds = i.readySeconds + i.deleteSeconds;
+  const controlPlaneWritesPerSecond = per(lifecycle.store.writes, activeSeconds);
+  return {
+    clusters: options.clusters,
+    controlPlaneReplicas: options.controlPlaneReplicas,
+    workerReplicas: options.workerReplicas,
+    store: options.endpoint ? `dynamodb at ${options.endpoint}` : options.store,
+    provisionSeconds: options.provisionSeconds,
+    reconcileConcurrency: options.reconcileConcurrency,
+    clientConcurrency: options.clientConcurrency,
+    completed: i.completed,
+    readyClusters: i.readyClusters,
+    objects,
+    machines,
+    objectsByKind: tracker.kindsSeen(),
+    readySeconds: i.readySeconds,
+    deleteSeconds: i.deleteSeconds,
+    reconciles: lifecycle.queue.processed,
+    reconcilesPerObject: per(lifecycle.queue.processed, objects),
+    storeReads: lifecycle.store.reads,
+    storeWrites: lifecycle.store.writes,
+    storeReadsPerObject: per(lifecycle.store.reads, objects),
+    storeWritesPerObject: per(lifecycle.store.writes, objects),
+    machineWritesPerMachine: per(lifecycle.store.writesByKind.Machine ?? 0, machines),
+    writesByKind: lifecycle.store.writesByKind,
+    readsByKind: lifecycle.store.readsByKind,
+    queueMessages: lifecycle.queue.enqueued,
+    queueMessagesPerObject: per(lifecycle.queue.enqueued, objects),
+    coalescedMessages: lifecycle.queue.coalesced,
+    failedReconciles: lifecycle.queue.failed,
+    deadLettered: lifecycle.queue.deadLettered,
+    apiRequests: lifecycle.apiRequests,
+    latencyMs: i.latency,
+    reconcileMsMean: per(lifecycle.reconcileMs, lifecycle.queue.processed),
+    peakRssMB: process.resourceUsage().maxRSS / 1024,
+    rawStoreWritesPerSecond: i.rawWritesPerSecond,
+    controlPlaneStoreWritesPerSecond: controlPlaneWritesPerSecond,
+    controlPlaneFractionOfRaw: per(controlPlaneWritesPerSecond, i.rawWritesPerSecond),
+    resyncPerCluster: {
+      reconciles: per(i.resync.queue.processed, options.clusters),
+      storeReads: per(i.resync.store.reads, options.clusters),
+      storeWrites: per(i.resync.store.writes, options.clusters),
+      queueMessages: per(i.resync.queue.enqueued, options.clusters),
+    },
+    cost: {
+      perClusterLifecycleUSD: perCluster.totalUSD,
+      perClusterLifecycle: perCluster,
+      fleetAtRestMonthlyUSD: atRest.totalUSD,
+      fleetAtRest: atRest,
+      assumptions: describeAssumptions(assumptions),
+    },
+  };
+}
