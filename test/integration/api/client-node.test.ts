@@ -1,4 +1,4 @@
-import { ApiException, KubeConfig, KubernetesObjectApi, PatchStrategy, loadAllYaml } from '@kubernetes/client-node';
+import { ApiException, KubeConfig, type KubernetesObject, KubernetesObjectApi, PatchStrategy, loadAllYaml } from '@kubernetes/client-node';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const clusterSpec = (name: string) => ({
+const clusterSpec = (name: string): KubernetesObject => ({
   apiVersion: 'cluster.x-k8s.io/v1beta2',
   kind: 'Cluster',
   metadata: { name, namespace: 'default', labels: { team: 'a' } },
@@ -57,7 +57,7 @@ describe('@kubernetes/client-node KubernetesObjectApi', () => {
     const listed = await objects.list('cluster.x-k8s.io/v1beta2', 'Cluster', 'default', undefined, undefined, undefined, undefined, 'team=a');
     expect(listed.items.map((i) => i.metadata?.name)).toEqual(['client-node']);
 
-    const patched = await objects.patch(
+    const patched = await objects.patch<KubernetesObject>(
       { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'client-node', namespace: 'default', labels: { tier: 'gold' } } },
       undefined, undefined, undefined, undefined, PatchStrategy.MergePatch,
     );
