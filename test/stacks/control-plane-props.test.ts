@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Lazy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
 import { stackPropsFromContext } from '../../lib/stacks/app/stack-props-from-context.js';
@@ -22,6 +22,11 @@ describe('resolveControlPlaneProps', () => {
 
   it('accepts a complete JWT configuration', () => {
     expect(resolveControlPlaneProps({ authMode: 'jwt', jwtIssuer: 'https://id.example.com', jwtAudience: ['a'] }).authMode).toBe('jwt');
+  });
+
+  it('accepts an issuer only known at deploy time (a token)', () => {
+    const issuer = Lazy.string({ produce: () => 'https://id.example.com' });
+    expect(resolveControlPlaneProps({ authMode: 'jwt', jwtIssuer: issuer, jwtAudience: ['a'] }).jwtIssuer).toBe(issuer);
   });
 
   it.each<[string, CaplessControlPlaneProps, RegExp]>([

@@ -205,7 +205,10 @@ describe('the periodic resync', () => {
     t.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: expression,
       State: 'ENABLED',
-      Target: { Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('ResyncFunction'), 'Arn'] }, RetryPolicy: { MaximumRetryAttempts: 0 } },
+      Target: {
+        Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('ResyncFunction'), 'Arn'] },
+        RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: Number(expression.match(/\d+/)?.[0]) * 60 },
+      },
     });
   });
 });

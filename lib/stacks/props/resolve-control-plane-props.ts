@@ -28,7 +28,8 @@ const RULES: readonly Rule[] = [
     message: (p) => `authMode must be 'iam' or 'jwt', got '${p.authMode}'`,
   },
   {
-    broken: (p) => p.authMode === 'jwt' && !p.jwtIssuer?.startsWith('https://'),
+    broken: (p) =>
+      p.authMode === 'jwt' && !(p.jwtIssuer !== undefined && (Token.isUnresolved(p.jwtIssuer) || p.jwtIssuer.startsWith('https://'))),
     message: (p) => `authMode 'jwt' needs jwtIssuer, an https URL; got '${p.jwtIssuer ?? ''}'`,
   },
   {

@@ -5,6 +5,8 @@ import { Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
 
+const MAX_EVENT_AGE_MINUTES = 24 * 60;
+
 export interface ResyncScheduleProps {
   readonly handler: IFunction;
   /** Whole minutes, at least one. */
@@ -31,7 +33,8 @@ export class ResyncSchedule extends Construct {
       target: new LambdaInvoke(props.handler, {
         role: this.role,
         retryAttempts: 0,
-        maxEventAge: Duration.minutes(Math.max(1, props.period.toMinutes())),
+        // A run older than a period is stale (the next one is due); Scheduler allows 1 min – 24 h.
+        maxEventAge: Duration.minutes(Math.min(MAX_EVENT_AGE_MINUTES, Math.max(1, props.period.toMinutes()))),
       }),
     });
     const fn = props.handler.node.defaultChild;
