@@ -1,5 +1,6 @@
 /** MachineSet phases (capi-contract.md §1.3): label → find Machines → scale up (clone templates) or down. */
 
+import { conditionsOf, findCondition } from '../../../shared/contracts/conditions.js';
 import { numberAt, stringAt } from '../../../shared/contracts/json.js';
 import {
   LABEL_CLUSTER_NAME,
@@ -60,20 +61,49 @@ async function createIgnoringExisting(s: MachineSetScope, obj: Parameters<Machin
   }
 }
 
-/** Machine first, then its bootstrap config and InfraMachine, already controlled by the Machine. */
-async function createMachine(s: MachineSetScope, templates: readonly StoredObject[]): Promise<void> {
-  const name = randomMachineName(s.object.metadata.name);
-  const machine = await s.ctx.store.create(newMachine(s.object, name));
+async function createClones(s: MachineSetScope, machine: StoredObject, templates: readonly StoredObject[]): Promise<void> {
   for (const template of templates) {
     const cloned = cloneFromTemplate({
       template,
-      name,
+      name: machine.metadata.name,
       clusterName: clusterNameOf(s.object),
       owner: ownerReferenceTo(machine, true),
     });
     if (cloned) await createIgnoringExisting(s, cloned);
   }
+}
+
+/** Machine first, then its bootstrap config and InfraMachine, already controlled by the Machine. */
+async function createMachine(s: MachineSetScope, templates: readonly StoredObject[]): Promise<void> {
+  const machine = await s.ctx.store.create(newMachine(s.object, randomMachineName(s.object.metadata.name)));
+  await createClones(s, machine, templates);
   s.machines.push(machine);
+}
+
+const MISSING_CLONE_REASONS: Readonly<Record<string, string>> = {
+  InfrastructureReady: 'InfrastructureDoesNotExist',
+  BootstrapConfigReady: 'BootstrapConfigDoesNotExist',
+};
+
+/** Pure: a live Machine that reports its cloned InfraMachine or bootstrap config missing. */
+export function reportsMissingClone(machine: StoredObject): boolean {
+  if (isDeleting(machine)) return false;
+  const conditions = conditionsOf(machine.status);
+  return Object.entries(MISSING_CLONE_REASONS).some(([type, reason]) => findCondition(conditions, type)?.reason === reason);
+}
+
+/**
+ * Crash repair: a run that died between creating a Machine and its clones leaves the Machine
+ * waiting forever. Machines say so in their conditions (no extra reads); the clones are created
+ * again (an existing one is left alone).
+ */
+export async function repairMissingClonesPhase(s: MachineSetScope): Promise<PhaseResult> {
+  const broken = s.machines.filter(reportsMissingClone);
+  if (broken.length === 0) return {};
+  const templates = await loadTemplates(s);
+  if (!Array.isArray(templates)) return {};
+  for (const machine of broken) await createClones(s, machine, templates);
+  return {};
 }
 
 async function scaleUp(s: MachineSetScope, count: number): Promise<PhaseResult> {

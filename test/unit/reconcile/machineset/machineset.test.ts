@@ -6,6 +6,7 @@ import {
   selectorString,
 } from '../../../../functions/reconcile/machineset/machine-factory.js';
 import { machinesToDelete } from '../../../../functions/reconcile/machineset/scale-down.js';
+import { reportsMissingClone } from '../../../../functions/reconcile/machineset/phases.js';
 import { machineSetReconciler } from '../../../../functions/reconcile/machineset/reconciler.js';
 import { scalingConditions } from '../../../../functions/reconcile/machineset/status.js';
 import { runReconcile } from '../../../../functions/reconcile/skeleton/run-reconcile.js';
@@ -167,5 +168,34 @@ describe('machineSetReconciler', () => {
     expect(left).toHaveLength(2);
     expect(left.map((m) => m.metadata.name)).toContain(newest?.metadata.name);
     expect(left.filter((m) => originals.includes(m.metadata.name))).toHaveLength(1);
+  });
+});
+
+describe('crash repair', () => {
+  it.each<[string, Record<string, unknown>, boolean]>([
+    ['infrastructure missing', { type: 'InfrastructureReady', status: 'False', reason: 'InfrastructureDoesNotExist' }, true],
+    ['bootstrap config missing', { type: 'BootstrapConfigReady', status: 'False', reason: 'BootstrapConfigDoesNotExist' }, true],
+    ['merely not provisioned', { type: 'InfrastructureReady', status: 'False', reason: 'NotProvisioned' }, false],
+  ])('reportsMissingClone: %s → %s', (_name, condition, expected) => {
+    const m = machine('x', '2026-01-01T00:00:00Z');
+    m.status = { conditions: [{ ...condition, lastTransitionTime: 'x' }] };
+    expect(reportsMissingClone(m)).toBe(expected);
+  });
+
+  it('re-creates the clones of a Machine whose creator crashed before making them', async () => {
+    const ctx = testContext();
+    for (const t of workerTemplates('md')) await ctx.store.create(t);
+    const ms = await ctx.store.create(machineSet(1));
+    await runReconcile(machineSetReconciler, ctx, { group: 'cluster.x-k8s.io', kind: 'MachineSet', namespace: 'default', name: 'ms' });
+    const [m] = (await ctx.store.listByOwner(ms.metadata.uid)).filter((o) => o.kind === 'Machine');
+    if (!m) throw new Error('no machine');
+    await ctx.store.delete({ group: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachine', namespace: 'default', name: m.metadata.name });
+    await ctx.store.updateStatus({
+      ...m,
+      status: { conditions: [{ type: 'InfrastructureReady', status: 'False', reason: 'InfrastructureDoesNotExist', lastTransitionTime: 'x' }] },
+    });
+    await runReconcile(machineSetReconciler, ctx, { group: 'cluster.x-k8s.io', kind: 'MachineSet', namespace: 'default', name: 'ms' });
+    const infra = await ctx.store.get({ group: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachine', namespace: 'default', name: m.metadata.name });
+    expect(infra?.metadata.ownerReferences).toEqual([expect.objectContaining({ uid: m.metadata.uid, controller: true })]);
   });
 });
