@@ -19,7 +19,9 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const clusterSpec = (name: string): KubernetesObject => ({
+type ClusterObject = KubernetesObject & { spec?: Record<string, unknown> };
+
+const clusterSpec = (name: string): ClusterObject => ({
   apiVersion: 'cluster.x-k8s.io/v1beta2',
   kind: 'Cluster',
   metadata: { name, namespace: 'default', labels: { team: 'a' } },
