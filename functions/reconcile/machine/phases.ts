@@ -1,6 +1,7 @@
 /** Machine phases (capi-contract.md §3.2): cluster → bootstrap → infrastructure → node → persist → summary. */
 
-import { deepEqual, recordAt, stringAt } from '../../../shared/contracts/json.js';
+import { conditionsOf, findCondition } from '../../../shared/contracts/conditions.js';
+import { deepEqual, numberAt, recordAt, stringAt } from '../../../shared/contracts/json.js';
 import { LABEL_CLUSTER_NAME, type StoredObject, ownerReferenceTo } from '../../../shared/contracts/object.js';
 import { bootstrapConfigContract } from '../../../shared/contracts/providers/bootstrap-config.js';
 import { infraMachineContract } from '../../../shared/contracts/providers/infra-machine.js';
@@ -115,7 +116,11 @@ export async function reconcileInfrastructurePhase(s: MachineScope): Promise<Pha
 
 export async function reconcileNodePhase(s: MachineScope): Promise<PhaseResult> {
   const providerID = stringAt(s.desired, 'spec', 'providerID');
-  if (!providerID || !s.cluster) {
+  if (!s.cluster) {
+    s.conditions.push({ type: 'NodeHealthy', status: 'Unknown', reason: 'ClusterDoesNotExist', message: `Cluster ${clusterNameOf(s)} does not exist` });
+    return {};
+  }
+  if (!providerID) {
     s.conditions.push({ type: 'NodeHealthy', status: 'Unknown', reason: 'WaitingForProviderID', message: 'the Machine has no providerID yet' });
     return {};
   }
@@ -146,6 +151,12 @@ export async function persistMachinePhase(s: MachineScope): Promise<PhaseResult>
 }
 
 export function summarizeMachinePhase(s: MachineScope): PhaseResult {
-  s.conditions.push(...machineSummaryConditions(s.conditions));
-  return {};
+  const previousReady = findCondition(conditionsOf(s.object.status), 'Ready');
+  const summary = machineSummaryConditions(s.conditions, {
+    minReadySeconds: numberAt(s.object, 'spec', 'minReadySeconds') ?? 0,
+    ...(previousReady?.status === 'True' ? { readySince: previousReady.lastTransitionTime } : {}),
+    now: s.ctx.clock.now(),
+  });
+  s.conditions.push(...summary.conditions);
+  return summary.requeueAfterSeconds ? { requeueAfterSeconds: summary.requeueAfterSeconds } : {};
 }

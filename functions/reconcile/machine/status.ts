@@ -27,8 +27,39 @@ export function machinePhase(f: MachinePhaseFacts): MachinePhase {
 
 export const MACHINE_READY_INPUTS = ['BootstrapConfigReady', 'InfrastructureReady', 'NodeHealthy'] as const;
 
-/** Ready = every input True (first failing one named); Available = Ready; UpToDate always True here. */
-export function machineSummaryConditions(conditions: readonly ConditionInput[]): ConditionInput[] {
+export interface MinReadyFacts {
+  /** spec.minReadySeconds (0 when unset). */
+  minReadySeconds: number;
+  /** When the stored Ready condition last became True, if it is True. */
+  readySince?: string;
+  now: Date;
+}
+
+export interface MachineSummary {
+  conditions: ConditionInput[];
+  /** Set while Available waits for minReadySeconds. */
+  requeueAfterSeconds?: number;
+}
+
+function availableCondition(ready: ConditionInput, facts: MinReadyFacts): { condition: ConditionInput; wait?: number } {
+  if (ready.status !== 'True') return { condition: { type: 'Available', status: 'False', reason: 'NotReady' } };
+  if (facts.minReadySeconds <= 0) return { condition: { type: 'Available', status: 'True', reason: 'Available' } };
+  // Ready just turned True in this run: the clock starts now.
+  const since = facts.readySince ? new Date(facts.readySince).getTime() : facts.now.getTime();
+  const wait = Math.ceil((since + facts.minReadySeconds * 1000 - facts.now.getTime()) / 1000);
+  return wait <= 0
+    ? { condition: { type: 'Available', status: 'True', reason: 'Available' } }
+    : {
+        condition: { type: 'Available', status: 'False', reason: 'WaitingForMinReadySeconds', message: `Ready for less than minReadySeconds (${facts.minReadySeconds}s)` },
+        wait,
+      };
+}
+
+/**
+ * Ready = every input True (the failing ones named); Available = Ready for at least
+ * minReadySeconds; UpToDate is always True here (MachineDeployments compare template hashes).
+ */
+export function machineSummaryConditions(conditions: readonly ConditionInput[], facts: MinReadyFacts): MachineSummary {
   const notTrue = MACHINE_READY_INPUTS.flatMap((type) => {
     const found = conditions.find((c) => c.type === type);
     return found?.status === 'True' ? [] : [{ type, reason: found?.reason ?? 'Unknown' }];
@@ -42,11 +73,11 @@ export function machineSummaryConditions(conditions: readonly ConditionInput[]):
           reason: 'NotReady',
           message: notTrue.map((c) => `${c.type}: ${c.reason}`).join('; '),
         };
-  const available: ConditionInput =
-    ready.status === 'True'
-      ? { type: 'Available', status: 'True', reason: 'Available' }
-      : { type: 'Available', status: 'False', reason: 'NotReady' };
-  return [ready, available, { type: 'UpToDate', status: 'True', reason: 'UpToDate' }];
+  const available = availableCondition(ready, facts);
+  return {
+    conditions: [ready, available.condition, { type: 'UpToDate', status: 'True', reason: 'UpToDate' }],
+    ...(available.wait ? { requeueAfterSeconds: available.wait } : {}),
+  };
 }
 
 export function computeMachineStatus(s: MachineScope): StatusUpdate {

@@ -37,7 +37,7 @@ describe('machineSummaryConditions', () => {
     ['infrastructure not ready', [t('BootstrapConfigReady'), f('InfrastructureReady', 'NotProvisioned'), t('NodeHealthy')], 'False', 'InfrastructureReady: NotProvisioned'],
     ['missing input is Unknown', [t('BootstrapConfigReady'), t('InfrastructureReady')], 'False', 'NodeHealthy: Unknown'],
   ])('%s', (_name, conditions, ready, message) => {
-    const [readyCondition, available, upToDate] = machineSummaryConditions(conditions);
+    const [readyCondition, available, upToDate] = machineSummaryConditions(conditions, { minReadySeconds: 0, now: new Date() }).conditions;
     expect(readyCondition?.status).toBe(ready);
     expect(readyCondition?.message).toBe(message);
     expect(available?.status).toBe(ready);
@@ -53,5 +53,20 @@ describe('hooksWithPrefix', () => {
     [{ [PRE_DRAIN_HOOK_PREFIX]: '' }, [PRE_DRAIN_HOOK_PREFIX]],
   ])('%j → %j', (annotations, expected) => {
     expect(hooksWithPrefix(annotations, PRE_DRAIN_HOOK_PREFIX)).toEqual(expected);
+  });
+});
+
+describe('machineSummaryConditions: minReadySeconds', () => {
+  const inputs = [t('BootstrapConfigReady'), t('InfrastructureReady'), t('NodeHealthy')];
+  const now = new Date('2026-01-01T00:01:00Z');
+  it.each<[string, number, string | undefined, string, number | undefined]>([
+    ['no minReadySeconds', 0, undefined, 'Available', undefined],
+    ['Ready just now, 30 s required', 30, undefined, 'WaitingForMinReadySeconds', 30],
+    ['Ready for 20 s of 30', 30, '2026-01-01T00:00:40Z', 'WaitingForMinReadySeconds', 10],
+    ['Ready for 60 s of 30', 30, '2026-01-01T00:00:00Z', 'Available', undefined],
+  ])('%s', (_name, minReadySeconds, readySince, reason, requeue) => {
+    const summary = machineSummaryConditions(inputs, { minReadySeconds, now, ...(readySince ? { readySince } : {}) });
+    expect(summary.conditions.find((c) => c.type === 'Available')?.reason).toBe(reason);
+    expect(summary.requeueAfterSeconds).toBe(requeue);
   });
 });
