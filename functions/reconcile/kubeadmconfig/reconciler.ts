@@ -3,11 +3,19 @@
 import type { ReconcilerDefinition } from '../skeleton/types.js';
 import { BOOTSTRAP_GROUP, CORE_GROUP } from '../kubeadm-common/well-known.js';
 import { chooseRole, findDataSecret, renderDataSecret, resolveOwner, waitForClusterInfrastructure } from './phases.js';
+import { deleteOwnedSecrets } from './delete-phases.js';
 import { type KubeadmConfigScope, createKubeadmConfigScope } from './scope.js';
 import { kubeadmConfigStatus } from './status.js';
 
+/**
+ * Not in upstream CABPK: the finalizer lets the config delete its own Secrets, so Secrets are
+ * never garbage-collected by functions without the Secrets permission.
+ */
+export const KUBEADM_CONFIG_FINALIZER = 'kubeadmconfig.bootstrap.cluster.x-k8s.io';
+
 export const kubeadmConfigReconciler: ReconcilerDefinition<KubeadmConfigScope> = {
   kind: { group: BOOTSTRAP_GROUP, kind: 'KubeadmConfig' },
+  finalizer: KUBEADM_CONFIG_FINALIZER,
   watches: [
     // The Machine controller labels and owns the config; Cluster initialization and a Machine's
     // disappearance (a stale init lock) wake every config of the cluster.
@@ -16,6 +24,6 @@ export const kubeadmConfigReconciler: ReconcilerDefinition<KubeadmConfigScope> =
   ],
   createScope: createKubeadmConfigScope,
   phases: [findDataSecret, resolveOwner, waitForClusterInfrastructure, chooseRole, renderDataSecret],
-  deletePhases: [],
+  deletePhases: [deleteOwnedSecrets],
   computeStatus: (scope) => kubeadmConfigStatus({ dataSecretName: scope.dataSecretName }),
 };
