@@ -28,6 +28,29 @@ export function pathAdmission(kinds: KindRegistry, served: ServedKinds): Admissi
   };
 }
 
+const TOP_LEVEL = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status', 'data', 'binaryData', 'stringData', 'type', 'immutable']);
+const METADATA = new Set([
+  'name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp',
+  'deletionGracePeriodSeconds', 'finalizers', 'ownerReferences', 'labels', 'annotations', 'managedFields', 'selfLink',
+]);
+
+/** ObjectMeta and the object envelope are closed: an unknown field there is a typo, never silently stored. */
+function unknownFields(body: object): StatusCause[] {
+  const causes: StatusCause[] = [];
+  for (const field of Object.keys(body)) {
+    if (!TOP_LEVEL.has(field)) causes.push({ field, reason: 'FieldValueInvalid', message: `unknown field ${JSON.stringify(field)}` });
+  }
+  const metadata: unknown = Reflect.get(body, 'metadata');
+  if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))) {
+    causes.push({ field: 'metadata', reason: 'FieldValueInvalid', message: 'must be an object' });
+  } else if (metadata) {
+    for (const field of Object.keys(metadata)) {
+      if (!METADATA.has(field)) causes.push({ field: `metadata.${field}`, reason: 'FieldValueInvalid', message: `unknown field ${JSON.stringify(field)}` });
+    }
+  }
+  return causes;
+}
+
 /** A body for `/apis/g/v/.../clusters` must be a Cluster of group g (any served version: conversion follows). */
 export function checkPathAgreement(body: unknown, target: AdmissionTarget): unknown {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -42,6 +65,7 @@ export function checkPathAgreement(body: unknown, target: AdmissionTarget): unkn
   if (kind !== undefined && kind !== target.info.kind) {
     causes.push({ field: 'kind', reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(kind)}: this path serves ${target.info.kind}` });
   }
+  causes.push(...unknownFields(body));
   const namespace = stringAt(body, 'metadata', 'namespace');
   if (namespace !== undefined && namespace !== target.namespace) {
     causes.push({ field: 'metadata.namespace', reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(namespace)}: does not match the namespace of the request (${target.namespace})` });
