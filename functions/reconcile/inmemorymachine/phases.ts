@@ -8,19 +8,6 @@ import type { PhaseResult } from '../skeleton/types.js';
 import type { InMemoryMachineScope } from './scope.js';
 import { failureMessageOf, failureModeOf, secondsUntilReady } from './simulation.js';
 
-/**
- * No watch maps a Machine change to the InfraMachine it references, so the simulated VM polls
- * for bootstrap data: every second while young (bootstrap data usually follows within seconds),
- * then every 5 s.
- */
-export const BOOTSTRAP_DATA_FAST_POLL_SECONDS = 1;
-export const BOOTSTRAP_DATA_SLOW_POLL_SECONDS = 5;
-export const BOOTSTRAP_DATA_FAST_POLL_WINDOW_SECONDS = 30;
-
-export function bootstrapDataPollSeconds(ageSeconds: number): number {
-  return ageSeconds < BOOTSTRAP_DATA_FAST_POLL_WINDOW_SECONDS ? BOOTSTRAP_DATA_FAST_POLL_SECONDS : BOOTSTRAP_DATA_SLOW_POLL_SECONDS;
-}
-
 export async function ownerMachinePhase(s: InMemoryMachineScope): Promise<PhaseResult> {
   const owner = controllerOf(s.object);
   const machine =
@@ -48,9 +35,9 @@ function notYet(s: InMemoryMachineScope): PhaseResult | undefined {
   }
   if (s.object.spec?.providerID === inMemoryProviderID(s.object.metadata.namespace, s.object.metadata.name)) return undefined;
   if (!stringAt(s.machine, 'spec', 'bootstrap', 'dataSecretName')) {
+    // No timer: the Machine watch (reconciler.ts) delivers the change that sets the data secret.
     s.conditions.push({ type: 'Ready', status: 'False', reason: 'WaitingForBootstrapData', message: 'the Machine has no bootstrap data secret yet' });
-    const age = (s.ctx.clock.now().getTime() - new Date(s.object.metadata.creationTimestamp).getTime()) / 1000;
-    return { stop: true, requeueAfterSeconds: bootstrapDataPollSeconds(age) };
+    return { stop: true };
   }
   const remaining = secondsUntilReady(s.object, s.ctx.clock.now());
   if (remaining > 0) {

@@ -1,5 +1,5 @@
 import { isRecord, stringAt, valueAt } from '../../../shared/contracts/json.js';
-import { groupOf, type StoredObject } from '../../../shared/contracts/object.js';
+import { type GroupKind, groupOf, type ObjectKey, type StoredObject } from '../../../shared/contracts/object.js';
 import type { ReferrerField } from '../skeleton/types.js';
 
 /**
@@ -22,4 +22,22 @@ export function refersTo(referrer: StoredObject, field: ReferrerField, target: S
         ? groupOf(ref.apiVersion)
         : undefined;
   return group === undefined || group === groupOf(target.apiVersion);
+}
+
+/** The object of `kind` that `source` names through `field`, if it names one of that kind. */
+export function referencedKey(source: StoredObject, field: ReferrerField, kind: GroupKind): ObjectKey | undefined {
+  const namespace = source.metadata.namespace;
+  if (field === 'spec.clusterName') {
+    const name = stringAt(source, 'spec', 'clusterName');
+    return name && kind.kind === 'Cluster' && kind.group === 'cluster.x-k8s.io' ? { ...kind, namespace, name } : undefined;
+  }
+  const ref = valueAt(source, ...field.split('.'));
+  if (!isRecord(ref) || ref.kind !== kind.kind || typeof ref.name !== 'string') return undefined;
+  const group =
+    typeof ref.apiGroup === 'string'
+      ? ref.apiGroup
+      : typeof ref.apiVersion === 'string'
+        ? groupOf(ref.apiVersion)
+        : undefined;
+  return group === undefined || group === kind.group ? { group: kind.group, kind: kind.kind, namespace, name: ref.name } : undefined;
 }

@@ -13,7 +13,7 @@ import type { ReconcileRequest } from '../../../shared/ports/work-queue.js';
 import type { ReconcilerRegistry } from '../registry.js';
 import type { AnyReconciler, ReferrerField, Watch } from '../skeleton/types.js';
 import { ownChangeMatters } from './own-change-predicate.js';
-import { refersTo } from './references.js';
+import { referencedKey, refersTo } from './references.js';
 
 /** The kind LABEL_CLUSTER_NAME names. */
 const CLUSTER_KIND: GroupKind = { group: 'cluster.x-k8s.io', kind: 'Cluster' };
@@ -68,6 +68,8 @@ async function resolveWatch(
       return sameClusterKeys(versions, watcher.kind, lookup);
     case 'referrer':
       return (await referrers(versions, watcher.kind, watch.field, lookup)).map(keyOf);
+    case 'reference':
+      return versions.flatMap((o) => referencedKey(o, watch.field, watcher.kind) ?? []);
   }
 }
 

@@ -47,12 +47,15 @@ export interface StatusUpdate {
  * of that kind to requests for this one:
  * - `owner`: the changed object's ownerReferences of this kind (e.g. Machine → its MachineSet);
  * - `referrer`: objects of this kind that reference the changed object (resolved by `mapper`);
- * - `clusterLabel`: objects of this kind in the same cluster (cluster-name label).
+ * - `clusterLabel`: objects of this kind in the same cluster (cluster-name label);
+ * - `reference`: the object of this kind the changed object names in `field` (Cluster API's
+ *   MachineToInfrastructureMapFunc: Machine → its InfraMachine); read off the change, no store call.
  */
 export type Watch =
   | { kind: GroupKind; by: 'owner' }
   | { kind: GroupKind; by: 'clusterLabel' }
-  | { kind: GroupKind; by: 'referrer'; field: ReferrerField };
+  | { kind: GroupKind; by: 'referrer'; field: ReferrerField }
+  | { kind: GroupKind; by: 'reference'; field: ReferrerField };
 
 /** Where the referring object keeps the reference (the router looks it up in the store). */
 export type ReferrerField =

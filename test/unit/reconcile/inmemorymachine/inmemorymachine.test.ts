@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../../shared/contracts/object.js';
 import { ownerReferenceTo } from '../../../../shared/contracts/object.js';
-import { bootstrapDataPollSeconds } from '../../../../functions/reconcile/inmemorymachine/phases.js';
 import { inMemoryMachineReconciler } from '../../../../functions/reconcile/inmemorymachine/reconciler.js';
 import { secondsUntilReady, simulatedInternalIP } from '../../../../functions/reconcile/inmemorymachine/simulation.js';
 import { runReconcile } from '../../../../functions/reconcile/skeleton/run-reconcile.js';
@@ -59,21 +58,10 @@ describe('secondsUntilReady', () => {
   });
 });
 
-describe('bootstrapDataPollSeconds', () => {
-  it.each<[number, number]>([
-    [0, 1],
-    [29, 1],
-    [30, 5],
-    [600, 5],
-  ])('%ss old → poll every %ss', (age, expected) => {
-    expect(bootstrapDataPollSeconds(age)).toBe(expected);
-  });
-});
-
 describe('inMemoryMachineReconciler', () => {
   it.each<[string, Record<string, unknown>, { owned?: boolean; dataSecretName?: string }, string, number | undefined]>([
     ['no owning Machine', {}, { owned: false, dataSecretName: 's' }, 'WaitingForMachine', undefined],
-    ['no bootstrap data', {}, {}, 'WaitingForBootstrapData', 1],
+    ['no bootstrap data (the Machine watch wakes it, no timer)', {}, {}, 'WaitingForBootstrapData', undefined],
     ['VM still starting', { startupSeconds: 30 }, { dataSecretName: 's' }, 'VMProvisioning', 30],
     ['NeverReady', { failure: { mode: 'NeverReady' } }, { dataSecretName: 's' }, 'NeverReady', undefined],
     ['Fail', { failure: { mode: 'Fail', message: 'disk exploded' } }, { dataSecretName: 's' }, 'ProvisioningFailed', undefined],
