@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { isKeyAlgorithm, KEY_ALGORITHMS, type KeyAlgorithm } from '../shared/pki/key-algorithm.js';
 
 export type BenchStoreKind = 'memory' | 'dynamodb';
 
@@ -12,6 +13,11 @@ export interface BenchOptions {
   store: BenchStoreKind;
   /** InMemoryMachine startupSeconds: how long a simulated machine takes to boot. */
   provisionSeconds: number;
+  /**
+   * kubeadm encryptionAlgorithm of each cluster's CAs and keys. ECDSA-P256 by default: an RSA-2048
+   * key costs ~0.2 s of CPU here and a cluster needs five, which alone would dominate the run.
+   */
+  keyAlgorithm: KeyAlgorithm;
   /** Write the JSON report here as well as printing the table. */
   jsonFile?: string;
   /** Client requests in flight at once against the API. */
@@ -29,7 +35,8 @@ export interface BenchOptions {
 export const USAGE = `npm run bench -- [--clusters N] [--cp C] [--workers W] [--store memory|dynamodb]
                  [--provision-seconds S] [--json FILE] [--endpoint URL] [--client-concurrency K]
                  [--concurrency R] [--resync-seconds T] [--timeout-seconds X]
-defaults: N=100 C=1 W=3 store=dynamodb S=0 K=16 R=8 T=600 X=1800`;
+                 [--key-algorithm ${KEY_ALGORITHMS.join('|')}]
+defaults: N=100 C=1 W=3 store=dynamodb S=0 K=16 R=8 T=600 X=1800 key-algorithm=ECDSA-P256`;
 
 export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
   clusters: 100,
@@ -37,6 +44,7 @@ export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
   workerReplicas: 3,
   store: 'dynamodb',
   provisionSeconds: 0,
+  keyAlgorithm: 'ECDSA-P256',
   clientConcurrency: 16,
   reconcileConcurrency: 8,
   resyncSeconds: 600,
@@ -61,6 +69,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
       concurrency: { type: 'string' },
       'resync-seconds': { type: 'string' },
       'timeout-seconds': { type: 'string' },
+      'key-algorithm': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -68,12 +77,15 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
   const d = DEFAULT_BENCH_OPTIONS;
   const store = values.store ?? d.store;
   if (store !== 'memory' && store !== 'dynamodb') throw new Error(`--store must be memory or dynamodb, not ${store}\n${USAGE}`);
+  const keyAlgorithm = values['key-algorithm'] ?? d.keyAlgorithm;
+  if (!isKeyAlgorithm(keyAlgorithm)) throw new Error(`--key-algorithm must be one of ${KEY_ALGORITHMS.join(', ')}\n${USAGE}`);
   const options: BenchOptions = {
     clusters: count('--clusters', values.clusters, d.clusters, 1),
     controlPlaneReplicas: count('--cp', values.cp, d.controlPlaneReplicas, 1),
     workerReplicas: count('--workers', values.workers, d.workerReplicas, 0),
     store,
     provisionSeconds: count('--provision-seconds', values['provision-seconds'], d.provisionSeconds, 0),
+    keyAlgorithm,
     clientConcurrency: count('--client-concurrency', values['client-concurrency'], d.clientConcurrency, 1),
     reconcileConcurrency: count('--concurrency', values.concurrency, d.reconcileConcurrency, 1),
     resyncSeconds: count('--resync-seconds', values['resync-seconds'], d.resyncSeconds, 1),

@@ -7,6 +7,7 @@ export interface BenchReport {
   workerReplicas: number;
   store: string;
   provisionSeconds: number;
+  keyAlgorithm: string;
   reconcileConcurrency: number;
   clientConcurrency: number;
   /** False when a phase hit --timeout-seconds; the figures then cover what was reached. */
@@ -34,6 +35,8 @@ export interface BenchReport {
   failedReconciles: number;
   deadLettered: number;
   apiRequests: number;
+  /** Reconciles that asked to run again after a delay (or failed and backed off), by kind and delay: waits on timers, not watches. */
+  timedRequeues: Record<string, number>;
   /** Enqueue to reconcile start, whole run (router time before the enqueue not included). */
   latencyMs: { p50: number; p99: number };
   reconcileMsMean: number;
@@ -56,7 +59,7 @@ export interface BenchReport {
 /** The terminal table: one figure per line, with the target where there is one. */
 export function formatReport(r: BenchReport): string {
   const rows: Array<[string, string, string?]> = [
-    ['clusters', `${r.readyClusters}/${r.clusters} ready (${r.controlPlaneReplicas} CP + ${r.workerReplicas} workers), store ${r.store}`],
+    ['clusters', `${r.readyClusters}/${r.clusters} ready (${r.controlPlaneReplicas} CP + ${r.workerReplicas} workers), store ${r.store}, keys ${r.keyAlgorithm}`],
     ['objects', `${r.objects} (${r.machines} Machines)`],
     ['ready', `${fixed(r.readySeconds, 1)} s`],
     ['deleted', `${fixed(r.deleteSeconds, 1)} s`],

@@ -46,6 +46,7 @@ export async function runBenchmark(options: BenchOptions, log: BenchLog = () => 
 
   const dataDir = await mkdtemp(join(tmpdir(), 'capless-bench-'));
   const timing = { reconcileMs: 0 };
+  const requeues: Record<string, number> = {};
   let counting: CountingStore | undefined;
   const plane = await startControlPlane({
     dataDir,
@@ -62,7 +63,12 @@ export async function runBenchmark(options: BenchOptions, log: BenchLog = () => 
     wrapHandler: (handler: RequestHandler): RequestHandler => async (request, failures) => {
       const started = performance.now();
       try {
-        return await handler(request, failures);
+        const outcome = await handler(request, failures);
+        if (outcome.type === 'requeue' || outcome.type === 'retry') {
+          const label = `${request.kind} ${outcome.type} ${outcome.afterSeconds}s`;
+          requeues[label] = (requeues[label] ?? 0) + 1;
+        }
+        return outcome;
       } finally {
         timing.reconcileMs += performance.now() - started;
       }
@@ -79,7 +85,7 @@ export async function runBenchmark(options: BenchOptions, log: BenchLog = () => 
     reconcileMs: timing.reconcileMs,
     apiRequests: client.requests,
   });
-  const shape = { ...options, provisionSeconds: options.provisionSeconds };
+  const shape = options;
   const clusters = Array.from({ length: options.clusters }, (_, i) => benchCluster(runId, i));
   const deadline = () => Date.now() + options.timeoutSeconds * 1000;
 
@@ -122,6 +128,7 @@ export async function runBenchmark(options: BenchOptions, log: BenchLog = () => 
       latency: { p50: plane.queue.latencyPercentile(50) ?? 0, p99: plane.queue.latencyPercentile(99) ?? 0 },
       rawWritesPerSecond: raw.writesPerSecond,
       objectBytes: averageObjectBytes(lifecycle.store),
+      requeues,
     });
   } finally {
     tracker.stop();
@@ -216,6 +223,7 @@ interface ReportInputs {
   latency: { p50: number; p99: number };
   rawWritesPerSecond: number;
   objectBytes: number;
+  requeues: Record<string, number>;
 }
 
 function buildReport(i: ReportInputs): BenchReport {
@@ -238,6 +246,7 @@ function buildReport(i: ReportInputs): BenchReport {
     workerReplicas: options.workerReplicas,
     store: options.endpoint ? `dynamodb at ${options.endpoint}` : options.store,
     provisionSeconds: options.provisionSeconds,
+    keyAlgorithm: options.keyAlgorithm,
     reconcileConcurrency: options.reconcileConcurrency,
     clientConcurrency: options.clientConcurrency,
     completed: i.completed,
@@ -262,6 +271,7 @@ function buildReport(i: ReportInputs): BenchReport {
     failedReconciles: lifecycle.queue.failed,
     deadLettered: lifecycle.queue.deadLettered,
     apiRequests: lifecycle.apiRequests,
+    timedRequeues: i.requeues,
     latencyMs: i.latency,
     reconcileMsMean: per(lifecycle.reconcileMs, lifecycle.queue.processed),
     peakRssMB: process.resourceUsage().maxRSS / 1024,

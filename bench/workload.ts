@@ -1,4 +1,5 @@
 import type { KubeObject } from '../shared/contracts/object.js';
+import type { KeyAlgorithm } from '../shared/pki/key-algorithm.js';
 
 /** The shape of every benchmark cluster. */
 export interface ClusterShape {
@@ -6,6 +7,8 @@ export interface ClusterShape {
   workerReplicas: number;
   /** InMemoryMachine startupSeconds. */
   provisionSeconds: number;
+  /** kubeadm `clusterConfiguration.encryptionAlgorithm` of the cluster's certificates. */
+  keyAlgorithm: KeyAlgorithm;
 }
 
 export interface BenchCluster {
@@ -56,7 +59,7 @@ export function clusterObjects(namespace: string, name: string, shape: ClusterSh
         replicas: shape.controlPlaneReplicas,
         version: VERSION,
         machineTemplate: { spec: { infrastructureRef: { apiGroup: INFRA, kind: 'InMemoryMachineTemplate', name: `${name}-cp` } } },
-        kubeadmConfigSpec: {},
+        kubeadmConfigSpec: { clusterConfiguration: { encryptionAlgorithm: shape.keyAlgorithm } },
       },
     },
   ];
