@@ -65,7 +65,7 @@ export class CaplessControlPlane extends Construct {
     });
     this.streamFailures = new StreamFailureQueue(this, 'StreamFailures', { key: this.objects.key });
     const tableEnv = { [ENV.tableName]: this.objects.tableName };
-    const allQueuesEnv = { ...tableEnv, [ENV.queueUrls]: this.queues.queueUrlsJson() };
+    const allQueuesEnv = { ...tableEnv, [ENV.queueUrls]: this.queues.queueUrlsJson(), [ENV.secretAccess]: 'false' };
 
     this.apiFunction = new CaplessFunction(this, 'ApiFunction', {
       entry: 'api',
@@ -73,7 +73,7 @@ export class CaplessControlPlane extends Construct {
       description: 'capless management API',
       timeout: Duration.seconds(29),
       logRetention,
-      environment: tableEnv,
+      environment: { ...tableEnv, [ENV.secretAccess]: 'true' },
     });
     this.objects.grantReadObjects(this.apiFunction.function);
     this.objects.grantWriteObjects(this.apiFunction.function);
@@ -121,6 +121,7 @@ export class CaplessControlPlane extends Construct {
           [ENV.reconcileKind]: key,
           [ENV.maxReceiveCount]: String(resolved.maxReceiveCount),
           [ENV.leaseSeconds]: String(LEASE.toSeconds()),
+          [ENV.secretAccess]: String(kind.needsSecrets),
         },
       });
       this.objects.grantReadObjects(fn.function);

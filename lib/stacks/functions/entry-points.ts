@@ -21,4 +21,6 @@ export const ENV = {
   leaseSeconds: 'LEASE_SECONDS',
   /** Failed tries before a reconciler dead-letters a request (also the SQS redrive's maxReceiveCount). */
   maxReceiveCount: 'MAX_RECEIVE_COUNT',
+  /** `true` when IAM lets the function read Secrets; without it the store skips Secret index partitions. */
+  secretAccess: 'SECRET_ACCESS',
 } as const;

@@ -55,6 +55,7 @@ import {
   type Item,
   itemKey,
   itemToObject,
+  clusterPartitionOf,
   kindPartitionOf,
   mutableAttributes,
   objectToItem,
@@ -62,7 +63,7 @@ import {
   partitionOf,
   statusAttribute,
 } from './item-codec.js';
-import { OWNER_EDGE_PARTITION_PREFIX, TABLE_INDEXES } from './table-design.js';
+import { OWNER_EDGE_PARTITION_PREFIX, SECRET_PARTITION_PREFIX, TABLE_INDEXES } from './table-design.js';
 
 export interface DynamoObjectStoreOptions {
   client: DynamoDBClient;
@@ -70,6 +71,11 @@ export interface DynamoObjectStoreOptions {
   /** Emit ObjectChange after each successful write (embedded mode: dynalite has no streams). */
   tapChanges?: boolean;
   clock?: Clock;
+  /**
+   * Whether this process may read Secrets (IAM decides on AWS; ADR 0003). Without it, lists by
+   * cluster and by owner skip the Secret index partitions instead of being refused. Default true.
+   */
+  secretAccess?: boolean;
 }
 
 const BATCH_GET_LIMIT = 100;
@@ -80,6 +86,7 @@ export class DynamoObjectStore implements ObjectStore, ChangeSource {
   private readonly tableName: string;
   private readonly tapChanges: boolean;
   private readonly clock: Clock;
+  private readonly secretAccess: boolean;
   private readonly listeners = new Set<(change: ObjectChange) => void>();
 
   constructor(options: DynamoObjectStoreOptions) {
@@ -87,6 +94,27 @@ export class DynamoObjectStore implements ObjectStore, ChangeSource {
     this.tableName = options.tableName;
     this.tapChanges = options.tapChanges ?? false;
     this.clock = options.clock ?? systemClock;
+    this.secretAccess = options.secretAccess ?? true;
+  }
+
+  /** The index partitions to query for one logical partition: its own, and its Secret twin when allowed. */
+  private indexPartitions(partition: string): string[] {
+    return this.secretAccess ? [partition, `${SECRET_PARTITION_PREFIX}${partition}`] : [partition];
+  }
+
+  private async queryIndexPartitions(index: { name: string; partitionKey: string }, partition: string): Promise<Item[]> {
+    const pages = await Promise.all(
+      this.indexPartitions(partition).map((pk) =>
+        this.queryAll({
+          TableName: this.tableName,
+          IndexName: index.name,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': index.partitionKey },
+          ExpressionAttributeValues: { ':pk': { S: pk } },
+        }),
+      ),
+    );
+    return pages.flat();
   }
 
   onChange(listener: (change: ObjectChange) => void): () => void {
@@ -241,26 +269,14 @@ export class DynamoObjectStore implements ObjectStore, ChangeSource {
   }
 
   async listByCluster(namespace: string, clusterName: string): Promise<StoredObject[]> {
-    const items = await this.queryAll({
-      TableName: this.tableName,
-      IndexName: TABLE_INDEXES.byCluster.name,
-      KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeNames: { '#pk': TABLE_INDEXES.byCluster.partitionKey },
-      ExpressionAttributeValues: { ':pk': { S: `${namespace}#${clusterName}` } },
-    });
+    const items = await this.queryIndexPartitions(TABLE_INDEXES.byCluster, clusterPartitionOf(namespace, clusterName));
     return objectsOf(items);
   }
 
   /** The byOwner index (controller or first owner) plus owner-edge items for the other owners. */
   async listByOwner(ownerUid: string): Promise<StoredObject[]> {
     const [indexed, edges] = await Promise.all([
-      this.queryAll({
-        TableName: this.tableName,
-        IndexName: TABLE_INDEXES.byOwner.name,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': TABLE_INDEXES.byOwner.partitionKey },
-        ExpressionAttributeValues: { ':pk': { S: ownerUid } },
-      }),
+      this.queryIndexPartitions(TABLE_INDEXES.byOwner, ownerUid),
       this.queryAll({
         TableName: this.tableName,
         KeyConditionExpression: '#pk = :pk',

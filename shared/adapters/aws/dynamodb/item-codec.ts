@@ -20,7 +20,7 @@ import {
 import { generationFieldOf, generationSourceOf } from '../../../store/generation.js';
 import { isStoredObject } from '../../../store/stored-object.js';
 import { canonicalJson } from './canonical-json.js';
-import { OWNER_EDGE_PARTITION_PREFIX, TABLE_INDEXES, TABLE_KEYS } from './table-design.js';
+import { OWNER_EDGE_PARTITION_PREFIX, SECRET_PARTITION_PREFIX, TABLE_INDEXES, TABLE_KEYS } from './table-design.js';
 
 export type Item = Record<string, AttributeValue>;
 
@@ -55,7 +55,24 @@ export function partitionOf(group: string, kind: string, namespace: string): str
 }
 
 export function kindPartitionOf(group: string, kind: string): string {
-  return `${groupSegment(group)}#${kind}`;
+  return secretScoped(group, kind, `${groupSegment(group)}#${kind}`);
+}
+
+export function isSecretKind(group: string, kind: string): boolean {
+  return group === '' && kind === 'Secret';
+}
+
+/**
+ * Index partition keys of Secret items start with SECRET_PARTITION_PREFIX, like their table
+ * keys, so IAM's dynamodb:LeadingKeys keeps functions without the Secrets permission away from
+ * them in the indexes too (indexes project every attribute).
+ */
+export function secretScoped(group: string, kind: string, partition: string): string {
+  return isSecretKind(group, kind) ? `${SECRET_PARTITION_PREFIX}${partition}` : partition;
+}
+
+export function clusterPartitionOf(namespace: string, clusterName: string): string {
+  return `${namespace}#${clusterName}`;
 }
 
 /** The owner whose uid goes into the byOwner index: the controller, else the first reference. */
@@ -83,14 +100,14 @@ export function mutableAttributes(obj: KubeObject): { set: Item; remove: string[
   const remove: string[] = [];
   const cluster = obj.metadata.labels?.[LABEL_CLUSTER_NAME];
   if (cluster) {
-    set[TABLE_INDEXES.byCluster.partitionKey] = { S: `${namespace}#${cluster}` };
+    set[TABLE_INDEXES.byCluster.partitionKey] = { S: secretScoped(group, obj.kind, clusterPartitionOf(namespace, cluster)) };
     set[TABLE_INDEXES.byCluster.sortKey] = { S: `${groupSegment(group)}#${obj.kind}#${name}` };
   } else {
     remove.push(TABLE_INDEXES.byCluster.partitionKey, TABLE_INDEXES.byCluster.sortKey);
   }
   const owner = primaryOwnerUid(obj);
   if (owner) {
-    set[TABLE_INDEXES.byOwner.partitionKey] = { S: owner };
+    set[TABLE_INDEXES.byOwner.partitionKey] = { S: secretScoped(group, obj.kind, owner) };
     set[TABLE_INDEXES.byOwner.sortKey] = { S: `${partitionOf(group, obj.kind, namespace)}#${name}` };
   } else {
     remove.push(TABLE_INDEXES.byOwner.partitionKey, TABLE_INDEXES.byOwner.sortKey);
