@@ -21,20 +21,24 @@ export interface RunningMotoServer {
   stop(): Promise<void>;
 }
 
-/** What is missing to run moto's server, with how to fix it; undefined when it can run. */
-export function motoMissing(): string | undefined {
-  const python = spawnSync(PYTHON, ['--version'], { stdio: 'ignore' });
-  if (python.error || python.status !== 0) {
-    return `moto's server needs Python 3 on PATH as \`${PYTHON}\`: install it with \`apt-get install -y python3 python3-pip\`, then \`${INSTALL_HINT}\`.`;
+/**
+ * What is missing to run moto's server, with how to fix it; undefined when it can run. `python`
+ * is the interpreter command and its leading arguments (default `python3`).
+ */
+export function motoMissing(python: readonly [string, ...string[]] = [PYTHON]): string | undefined {
+  const [command, ...args] = python;
+  const version = spawnSync(command, [...args, '--version'], { stdio: 'ignore' });
+  if (version.error || version.status !== 0) {
+    return `moto's server needs Python 3 on PATH as \`${command}\`: install it with \`apt-get install -y python3 python3-pip\`, then \`${INSTALL_HINT}\`.`;
   }
   const probe = spawnSync(
-    PYTHON,
-    ['-c', `import importlib.util as u; print(' '.join(m for m in ${JSON.stringify(SERVER_MODULES)} if u.find_spec(m) is None))`],
+    command,
+    [...args, '-c', `import importlib.util as u; print(' '.join(m for m in ${JSON.stringify(SERVER_MODULES)} if u.find_spec(m) is None))`],
     { encoding: 'utf8' },
   );
   const absent = probe.status === 0 ? probe.stdout.trim() : 'moto';
   if (absent !== '') {
-    return `moto's server is not installed for ${PYTHON} (missing Python modules: ${absent}): run \`${INSTALL_HINT}\`.`;
+    return `moto's server is not installed for ${command} (missing Python modules: ${absent}): run \`${INSTALL_HINT}\`.`;
   }
   return undefined;
 }
