@@ -37,22 +37,27 @@ function hookPhase(prefix: string, reason: string, what: string) {
 export const waitForPreDrainHooksPhase = hookPhase(PRE_DRAIN_HOOK_PREFIX, 'WaitingForPreDrainHook', 'pre-drain');
 export const waitForPreTerminateHooksPhase = hookPhase(PRE_TERMINATE_HOOK_PREFIX, 'WaitingForPreTerminateHook', 'pre-terminate');
 
-/** Deletes the object if it still exists; true when it is gone. */
-async function deleteAndCheckGone(s: MachineScope, key: ObjectKey): Promise<boolean> {
+/**
+ * Deletes the object if it still exists. `gone` when it is; otherwise whether this Machine owns
+ * it (then its removal reaches the Machine through the owner watch and no timer is needed).
+ */
+async function deleteAndCheckGone(s: MachineScope, key: ObjectKey): Promise<{ gone: boolean; owned: boolean }> {
   const current = await s.ctx.store.get(key);
-  if (!current) return true;
-  if (isDeleting(current)) return false;
+  if (!current) return { gone: true, owned: false };
+  const owned = (current.metadata.ownerReferences ?? []).some((r) => r.uid === s.object.metadata.uid);
+  if (isDeleting(current)) return { gone: false, owned };
   const { removed } = await s.ctx.store.delete(key);
-  return removed;
+  return { gone: removed, owned };
 }
 
 function deleteReferencePhase(path: string[], reason: string, what: string) {
   return async (s: MachineScope): Promise<PhaseResult> => {
     const ref = readReference(s.object, ...path);
     if (!ref) return {};
-    if (await deleteAndCheckGone(s, referenceKey(ref, s.object.metadata.namespace))) return {};
+    const { gone, owned } = await deleteAndCheckGone(s, referenceKey(ref, s.object.metadata.namespace));
+    if (gone) return {};
     s.conditions.push({ type: 'Deleting', status: 'True', reason, message: `waiting for ${what} ${ref.kind} ${ref.name} to be deleted` });
-    return { stop: true, requeueAfterSeconds: DELETE_WAIT_REQUEUE_SECONDS };
+    return owned ? { stop: true } : { stop: true, requeueAfterSeconds: DELETE_WAIT_REQUEUE_SECONDS };
   };
 }
 

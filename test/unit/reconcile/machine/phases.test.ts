@@ -182,14 +182,18 @@ describe('machine deletion', () => {
     expect(await ctx.store.get(key)).toBeUndefined();
   });
 
-  it('waits while the InfraMachine has its own finalizer', async () => {
+  it.each<[string, boolean, number | undefined]>([
+    ['owned by the Machine: the owner watch wakes it', true, undefined],
+    ['not owned (deleted before adoption): a timer does', false, 5],
+  ])('waits while the InfraMachine has its own finalizer; %s', async (_name, adopted, requeue) => {
     const ctx = testContext();
     await ctx.store.create({ ...inMemoryMachine(), metadata: { name: 'm1', finalizers: ['example.com/slow'] } });
-    await ctx.store.create(machine({ ...infraRef(), bootstrap: { dataSecretName: 's' } }));
-    await runReconcile(machineReconciler, ctx, key);
+    const m = machine({ ...infraRef(), bootstrap: { dataSecretName: 's' } });
+    await ctx.store.create({ ...m, metadata: { ...m.metadata, finalizers: ['machine.cluster.x-k8s.io'] } });
+    if (adopted) await runReconcile(machineReconciler, ctx, key);
     await ctx.store.delete(key);
     const result = await runReconcile(machineReconciler, ctx, key);
-    expect(result.requeueAfterSeconds).toBe(5);
+    expect(result.requeueAfterSeconds).toBe(requeue);
     expect((await ctx.store.get(key))?.status?.conditions).toEqual(
       expect.arrayContaining([expect.objectContaining({ type: 'Deleting', reason: 'WaitingForInfrastructureDeletion' })]),
     );
