@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# Debian and PyPI packages the tests use: openssl (certificate checks), cloud-init (bootstrap data
-# schema checks), Java (DynamoDB Local), kubectl (real-client tests), moto server (AWS-wire tier).
+# What the tests need beyond npm: openssl (certificate checks), cloud-init (bootstrap data schema
+# checks), Java (DynamoDB Local), and moto's server for the AWS-wire tier. Idempotent.
 set -euo pipefail
+SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 need=()
 command -v openssl >/dev/null || need+=(openssl)
 command -v cloud-init >/dev/null || need+=(cloud-init)
 command -v java >/dev/null || need+=(openjdk-17-jre-headless)
+command -v python3 >/dev/null || need+=(python3 python3-pip)
 if [ ${#need[@]} -gt 0 ]; then
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"
+fi
+# moto goes to the interpreter the AWS-wire setup runs (python3 on PATH).
+if ! python3 -c 'import moto, flask, flask_cors; assert moto.__version__ == "5.2.5"' 2>/dev/null; then
+  python3 -m pip install --quiet "moto[server]==5.2.5" \
+    || python3 -m pip install --quiet --break-system-packages "moto[server]==5.2.5"
 fi
