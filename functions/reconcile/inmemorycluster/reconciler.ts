@@ -5,6 +5,7 @@ import { readEndpoint } from '../../../shared/contracts/providers/fields.js';
 import { valueAt } from '../../../shared/contracts/json.js';
 import type { PhaseResult, ReconcileContext, ReconcilerDefinition, Scope } from '../skeleton/types.js';
 import type { StoredObject } from '../../../shared/contracts/object.js';
+import { updateFresh } from '../references/update-fresh.js';
 import { simulatedEndpoint } from './simulation.js';
 import { computeInMemoryClusterStatus } from './status.js';
 
@@ -12,9 +13,13 @@ export type InMemoryClusterScope = Scope;
 
 /** Fills `spec.controlPlaneEndpoint` when empty (the one spec write of its life). */
 export async function ensureEndpointPhase(s: InMemoryClusterScope): Promise<PhaseResult> {
-  if (readEndpoint(valueAt(s.object, 'spec', 'controlPlaneEndpoint'))) return {};
   const endpoint = simulatedEndpoint(s.object.metadata.namespace, s.object.metadata.name);
-  s.object = await s.ctx.store.update({ ...s.object, spec: { ...s.object.spec, controlPlaneEndpoint: endpoint } });
+  const written = await updateFresh(s.ctx.store, s.object, (current) =>
+    readEndpoint(valueAt(current, 'spec', 'controlPlaneEndpoint'))
+      ? undefined
+      : { ...current, spec: { ...current.spec, controlPlaneEndpoint: endpoint } },
+  );
+  if (written) s.object = written;
   return {};
 }
 

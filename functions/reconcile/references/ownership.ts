@@ -10,6 +10,7 @@ import {
   ownerReferenceTo,
 } from '../../../shared/contracts/object.js';
 import type { ObjectStore } from '../../../shared/ports/object-store.js';
+import { updateFresh } from './update-fresh.js';
 
 export interface OwnershipIntent {
   owner: StoredObject;
@@ -43,8 +44,7 @@ export function withOwnership(target: StoredObject, intent: OwnershipIntent): St
   };
 }
 
-/** Writes the ownership if missing; returns the object as stored. */
+/** Writes the ownership if missing (recomputed on a conflict); returns the object as stored. */
 export async function ensureOwnership(store: ObjectStore, target: StoredObject, intent: OwnershipIntent): Promise<StoredObject> {
-  const next = withOwnership(target, intent);
-  return next ? store.update(next) : target;
+  return (await updateFresh(store, target, (current) => withOwnership(current, intent))) ?? target;
 }
