@@ -13,16 +13,23 @@ import type { ClusterScope } from './scope.js';
 
 export const CLUSTER_DELETE_RECHECK_SECONDS = 5;
 
-const WORKER_KINDS = new Set(['MachineDeployment', 'MachineSet', 'Machine']);
+/**
+ * Worker kinds, owners first: a MachineSet that outlives its deleting Machines would create
+ * replacements for them (found by the end-to-end scenario: an extra worker Machine was created
+ * during Cluster deletion).
+ */
+const WORKER_KINDS = ['MachineDeployment', 'MachineSet', 'Machine'];
 
-/** Pure: which descendants the first deletion step removes. */
+/** Pure: which descendants the first deletion step removes, owners before the objects they own. */
 export function descendantsToDelete(descendants: readonly StoredObject[], hasControlPlaneObject: boolean): StoredObject[] {
-  return descendants.filter(
-    (o) =>
-      o.apiVersion.startsWith('cluster.x-k8s.io/') &&
-      WORKER_KINDS.has(o.kind) &&
-      !(o.kind === 'Machine' && hasControlPlaneObject && isControlPlaneMachine(o)),
-  );
+  return descendants
+    .filter(
+      (o) =>
+        o.apiVersion.startsWith('cluster.x-k8s.io/') &&
+        WORKER_KINDS.includes(o.kind) &&
+        !(o.kind === 'Machine' && hasControlPlaneObject && isControlPlaneMachine(o)),
+    )
+    .sort((a, b) => WORKER_KINDS.indexOf(a.kind) - WORKER_KINDS.indexOf(b.kind));
 }
 
 async function deleteIgnoringGone(s: ClusterScope, key: ObjectKey): Promise<void> {

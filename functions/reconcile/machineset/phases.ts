@@ -106,7 +106,19 @@ export async function repairMissingClonesPhase(s: MachineSetScope): Promise<Phas
   return {};
 }
 
+/** Cluster API creates no Machines for a Cluster that is being deleted (its deletion removes this MachineSet too). */
+async function clusterDeleting(s: MachineSetScope): Promise<boolean> {
+  const cluster = await s.ctx.store.get({
+    group: 'cluster.x-k8s.io',
+    kind: 'Cluster',
+    namespace: s.object.metadata.namespace,
+    name: clusterNameOf(s.object),
+  });
+  return cluster !== undefined && isDeleting(cluster);
+}
+
 async function scaleUp(s: MachineSetScope, count: number): Promise<PhaseResult> {
+  if (await clusterDeleting(s)) return {};
   const templates = await loadTemplates(s);
   if (!Array.isArray(templates)) {
     s.conditions.push({
