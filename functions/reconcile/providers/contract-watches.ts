@@ -8,13 +8,19 @@
 import type { GroupKind } from '../../../shared/contracts/object.js';
 import { sameGroupKind } from '../../../shared/contracts/object.js';
 import type { ContractRole, ProviderKindContract } from '../../../shared/contracts/provider-contract.js';
-import type { AnyReconciler, Watch } from '../skeleton/types.js';
+import type { AnyReconciler, ReferrerField, Watch } from '../skeleton/types.js';
 
 const CORE = 'cluster.x-k8s.io';
 
 export const CONTRACT_WATCHES: ReadonlyArray<{ watcher: GroupKind; roles: readonly ContractRole[] }> = [
   { watcher: { group: CORE, kind: 'Machine' }, roles: ['InfrastructureMachine', 'BootstrapConfig'] },
   { watcher: { group: CORE, kind: 'Cluster' }, roles: ['InfrastructureCluster', 'ControlPlane'] },
+];
+
+/** Roles a watcher also follows by the reference field that names them (before adoption). */
+export const CONTRACT_REFERRER_WATCHES: ReadonlyArray<{ watcher: GroupKind; role: ContractRole; field: ReferrerField }> = [
+  { watcher: { group: CORE, kind: 'Cluster' }, role: 'InfrastructureCluster', field: 'spec.infrastructureRef' },
+  { watcher: { group: CORE, kind: 'Cluster' }, role: 'ControlPlane', field: 'spec.controlPlaneRef' },
 ];
 
 /** The reconciler with an `owner` watch added for each contract kind whose role it follows. */
@@ -25,5 +31,12 @@ export function withContractWatches(reconciler: AnyReconciler, contracts: readon
     .filter((c) => roles.includes(c.role))
     .filter((c) => !reconciler.watches.some((w) => w.by === 'owner' && sameGroupKind(w.kind, c)))
     .map((c) => ({ kind: { group: c.group, kind: c.kind }, by: 'owner' }));
-  return extra.length === 0 ? reconciler : { ...reconciler, watches: [...reconciler.watches, ...extra] };
+  const referrers: Watch[] = CONTRACT_REFERRER_WATCHES.filter((w) => sameGroupKind(w.watcher, reconciler.kind)).flatMap((w) =>
+    contracts
+      .filter((c) => c.role === w.role)
+      .filter((c) => !reconciler.watches.some((x) => x.by === 'referrer' && x.field === w.field && sameGroupKind(x.kind, c)))
+      .map((c): Watch => ({ kind: { group: c.group, kind: c.kind }, by: 'referrer', field: w.field })),
+  );
+  const added = [...extra, ...referrers];
+  return added.length === 0 ? reconciler : { ...reconciler, watches: [...reconciler.watches, ...added] };
 }
