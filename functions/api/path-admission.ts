@@ -34,11 +34,21 @@ const METADATA = new Set([
   'deletionGracePeriodSeconds', 'finalizers', 'ownerReferences', 'labels', 'annotations', 'managedFields', 'selfLink',
 ]);
 
+/**
+ * Kinds without a spec keep their fields at the top level (clusterctl's inventory kinds; their
+ * schemas check them). Without this the upstream clusterctl-metadata.yaml sample was rejected.
+ */
+const KIND_TOP_LEVEL: Readonly<Record<string, ReadonlySet<string>>> = {
+  'clusterctl.cluster.x-k8s.io/Metadata': new Set(['releaseSeries']),
+  'clusterctl.cluster.x-k8s.io/Provider': new Set(['providerName', 'type', 'version', 'watchedNamespace']),
+};
+
 /** ObjectMeta and the object envelope are closed: an unknown field there is a typo, never silently stored. */
-function unknownFields(body: object): StatusCause[] {
+function unknownFields(body: object, target: AdmissionTarget): StatusCause[] {
   const causes: StatusCause[] = [];
+  const kindFields = KIND_TOP_LEVEL[`${target.info.group}/${target.info.kind}`];
   for (const field of Object.keys(body)) {
-    if (!TOP_LEVEL.has(field)) causes.push({ field, reason: 'FieldValueInvalid', message: `unknown field ${JSON.stringify(field)}` });
+    if (!TOP_LEVEL.has(field) && !kindFields?.has(field)) causes.push({ field, reason: 'FieldValueInvalid', message: `unknown field ${JSON.stringify(field)}` });
   }
   const metadata: unknown = Reflect.get(body, 'metadata');
   if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))) {
@@ -65,7 +75,7 @@ export function checkPathAgreement(body: unknown, target: AdmissionTarget): unkn
   if (kind !== undefined && kind !== target.info.kind) {
     causes.push({ field: 'kind', reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(kind)}: this path serves ${target.info.kind}` });
   }
-  causes.push(...unknownFields(body));
+  causes.push(...unknownFields(body, target));
   const namespace = stringAt(body, 'metadata', 'namespace');
   if (namespace !== undefined && namespace !== target.namespace) {
     causes.push({ field: 'metadata.namespace', reason: 'FieldValueInvalid', message: `Invalid value: ${JSON.stringify(namespace)}: does not match the namespace of the request (${target.namespace})` });
