@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { isRecord, stringAt } from '../../shared/contracts/json.js';
+import { defaultKinds, type KindInfo } from '../../shared/contracts/kinds.js';
+import { groupOf, type KubeObject, versionOf } from '../../shared/contracts/object.js';
+
+/** The answer of one API call: status code and parsed JSON body (a Kubernetes object or Status). */
+export interface RestResponse {
+  status: number;
+  body: unknown;
+}
+
+/** A list of one kind as the API returns it. */
+export interface RestList {
+  items: KubeObject[];
+}
+
+/**
+ * A tiny Kubernetes REST client for end-to-end tests: fetch plus the bearer token, paths built
+ * from the kind registry (group, version, plural). Only the API is touched, never the store.
+ */
+export class RestClient {
+  constructor(
+    private readonly url: string,
+    private readonly token: string,
+  ) {}
+
+  /** POST the object to its collection. */
+  create(object: KubeObject): Promise<RestResponse> {
+    const namespace = object.metadata.namespace ?? 'default';
+    return this.call('POST', collectionPath(object.apiVersion, object.kind, namespace), object);
+  }
+
+  /** POST an object that must be accepted; throws with the Status text otherwise. */
+  async mustCreate(object: KubeObject): Promise<KubeObject> {
+    return this.mustCreateDocument(object);
+  }
+
+  /**
+   * POST a manifest document exactly as written (it may lack metadata, like clusterctl's
+   * Metadata); the collection comes from its apiVersion, kind and metadata.namespace.
+   */
+  async mustCreateDocument(document: unknown): Promise<KubeObject> {
+    const apiVersion = stringAt(document, 'apiVersion') ?? '';
+    const kind = stringAt(document, 'kind') ?? '';
+    const namespace = stringAt(document, 'metadata', 'namespace') ?? 'default';
+    const response = await this.call('POST', collectionPath(apiVersion, kind, namespace), document);
+    if (response.status !== 201) {
+      throw new Error(`create ${kind} ${stringAt(document, 'metadata', 'name')}: ${response.status} ${JSON.stringify(response.body)}`);
+    }
+    return asObject(response.body);
+  }
+
+  async get(apiVersion: string, kind: string, namespace: string, name: string): Promise<KubeObject | undefined> {
+    const response = await this.call('GET', `${collectionPath(apiVersion, kind, namespace)}/${name}`);
+    if (response.status === 404) return undefined;
+    if (response.status !== 200) throw new Error(`get ${kind} ${name}: ${response.status} ${JSON.stringify(response.body)}`);
+    return asObject(response.body);
+  }
+
+  async list(apiVersion: string, kind: string, namespace: string, labelSelector?: string): Promise<KubeObject[]> {
+    const query = labelSelector ? `?labelSelector=${encodeURIComponent(labelSelector)}` : '';
+    const response = await this.call('GET', `${collectionPath(apiVersion, kind, namespace)}${query}`);
+    if (response.status !== 200) throw new Error(`list ${kind}: ${response.status} ${JSON.stringify(response.body)}`);
+    const items = isRecord(response.body) && Array.isArray(response.body.items) ? response.body.items : [];
+    return items.map(asObject);
+  }
+
+  /** JSON merge patch; retried on 409 (reconcilers write the same objects). */
+  async mergePatch(apiVersion: string, kind: string, namespace: string, name: string, patch: unknown): Promise<KubeObject> {
+    const path = `${collectionPath(apiVersion, kind, namespace)}/${name}`;
+    for (let attempt = 0; ; attempt++) {
+      const response = await this.call('PATCH', path, patch, 'application/merge-patch+json');
+      if (response.status === 200) return asObject(response.body);
+      if (response.status !== 409 || attempt >= 20) {
+        throw new Error(`patch ${kind} ${name}: ${response.status} ${JSON.stringify(response.body)}`);
+      }
+    }
+  }
+
+  delete(apiVersion: string, kind: string, namespace: string, name: string): Promise<RestResponse> {
+    return this.call('DELETE', `${collectionPath(apiVersion, kind, namespace)}/${name}`);
+  }
+
+  private async call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<RestResponse> {
+    const response = await fetch(`${this.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': contentType }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  }
+}
+
+/** The kind's registry entry; throws for a kind capless does not serve. */
+export function kindInfo(apiVersion: string, kind: string): KindInfo {
+  const info = defaultKinds.get(groupOf(apiVersion), kind);
+  if (!info) throw new Error(`no kind ${kind} in group ${groupOf(apiVersion)}`);
+  return info;
+}
+
+/** `/api/v1/namespaces/ns/secrets` or `/apis/group/version/namespaces/ns/plural`. */
+export function collectionPath(apiVersion: string, kind: string, namespace: string): string {
+  const info = kindInfo(apiVersion, kind);
+  const root = info.group === '' ? `/api/${versionOf(apiVersion)}` : `/apis/${info.group}/${versionOf(apiVersion)}`;
+  return `${root}/namespaces/${namespace}/${info.plural}`;
+}
+
+const ownerReferenceSchema = z.looseObject({
+  apiVersion: z.string(),
+  kind: z.string(),
+  name: z.string(),
+  uid: z.string(),
+  controller: z.boolean().optional(),
+  blockOwnerDeletion: z.boolean().optional(),
+});
+
+const kubeObjectSchema = z.looseObject({
+  apiVersion: z.string(),
+  kind: z.string(),
+  metadata: z.looseObject({
+    name: z.string(),
+    namespace: z.string().optional(),
+    uid: z.string().optional(),
+    resourceVersion: z.string().optional(),
+    generation: z.number().optional(),
+    creationTimestamp: z.string().optional(),
+    deletionTimestamp: z.string().optional(),
+    finalizers: z.array(z.string()).optional(),
+    ownerReferences: z.array(ownerReferenceSchema).optional(),
+    labels: z.record(z.string(), z.string()).optional(),
+    annotations: z.record(z.string(), z.string()).optional(),
+  }),
+  spec: z.record(z.string(), z.unknown()).optional(),
+  status: z.record(z.string(), z.unknown()).optional(),
+  type: z.string().optional(),
+  data: z.record(z.string(), z.string()).optional(),
+});
+
+/** The API answers objects; anything else is a test failure worth a clear message. */
+export function asObject(value: unknown): KubeObject {
+  const parsed = kubeObjectSchema.safeParse(value);
+  if (!parsed.success) throw new Error(`not a Kubernetes object: ${JSON.stringify(value)}`);
+  return parsed.data;
+}
