@@ -41,8 +41,8 @@ export function storeCountsDelta(after: StoreCounts, before: StoreCounts): Store
 
 function subtract(after: Record<string, number>, before: Record<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const [kind, n] of Object.entries(after)) {
-    const d = n - (before[kind] ?? 0);
+  for (const kind of new Set([...Object.keys(after), ...Object.keys(before)])) {
+    const d = (after[kind] ?? 0) - (before[kind] ?? 0);
     if (d !== 0) out[kind] = d;
   }
   return out;

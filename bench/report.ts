@@ -13,6 +13,8 @@ export interface BenchReport {
   /** False when a phase hit --timeout-seconds; the figures then cover what was reached. */
   completed: boolean;
   readyClusters: number;
+  /** 1-minute load average and cores when the run started: other work on the machine skews every timing. */
+  machine: { cores: number; loadAverage1m: number };
   /** Objects that existed in the benchmark's namespaces (created by the client or the control plane). */
   objects: number;
   machines: number;
@@ -61,6 +63,7 @@ export function formatReport(r: BenchReport): string {
   const rows: Array<[string, string, string?]> = [
     ['clusters', `${r.readyClusters}/${r.clusters} ready (${r.controlPlaneReplicas} CP + ${r.workerReplicas} workers), store ${r.store}, keys ${r.keyAlgorithm}`],
     ['objects', `${r.objects} (${r.machines} Machines)`],
+    ['machine', `${r.machine.cores} cores, load ${r.machine.loadAverage1m.toFixed(1)} at start`],
     ['ready', `${fixed(r.readySeconds, 1)} s`],
     ['deleted', `${fixed(r.deleteSeconds, 1)} s`],
     ['reconciles / object', fixed(r.reconcilesPerObject, 2), '≤ 4'],

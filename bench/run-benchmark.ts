@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { resyncAll } from '../functions/reconcile/resync/resync-all.js';
 import { type ControlPlane, startControlPlane } from '../local/control-plane.js';
@@ -37,8 +38,9 @@ const AT_REST_FLEET = 10;
  */
 export async function runBenchmark(options: BenchOptions, log: BenchLog = () => {}): Promise<BenchReport> {
   const machinesPerCluster = options.controlPlaneReplicas + options.workerReplicas;
+  const machine = { cores: availableParallelism(), loadAverage1m: loadavg()[0] ?? 0 };
   const raw = await measureRawStoreThroughput(options.store, {
-    objects: Math.min(2000, Math.max(100, options.clusters * machinesPerCluster)),
+    objects: Math.min(2000, Math.max(50, options.clusters * machinesPerCluster)),
     concurrency: options.reconcileConcurrency,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
   });
@@ -119,6 +121,7 @@ export async function runBenchmark(options: BenchOptions, log: BenchLog = () => 
     return buildReport({
       options,
       completed: allReady && allGone,
+      machine,
       readyClusters,
       tracker,
       lifecycle,
@@ -214,6 +217,7 @@ function averageObjectBytes(counts: StoreCounts): number {
 interface ReportInputs {
   options: BenchOptions;
   completed: boolean;
+  machine: BenchReport['machine'];
   readyClusters: number;
   tracker: FleetTracker;
   lifecycle: Snapshot;
@@ -251,6 +255,7 @@ function buildReport(i: ReportInputs): BenchReport {
     clientConcurrency: options.clientConcurrency,
     completed: i.completed,
     readyClusters: i.readyClusters,
+    machine: i.machine,
     objects,
     machines,
     objectsByKind: tracker.kindsSeen(),

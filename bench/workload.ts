@@ -26,9 +26,12 @@ const VERSION = 'v1.32.0';
 const INFRA = 'infrastructure.cluster.x-k8s.io';
 
 /**
- * The objects a user applies for one cluster on the in-memory provider, in apply order:
- * Cluster, InMemoryCluster, a KubeadmControlPlane with its machine template, and a
- * MachineDeployment with its machine and bootstrap templates (examples/in-memory-cluster.yaml).
+ * The objects a user applies for one cluster on the in-memory provider
+ * (examples/in-memory-cluster.yaml): InMemoryCluster, a KubeadmControlPlane with its machine
+ * template, a MachineDeployment with its machine and bootstrap templates, and the Cluster last.
+ * Dependencies first, as GitOps tools order by kind: a Cluster applied before its InMemoryCluster
+ * and KubeadmControlPlane exist waits REFERENCE_MISSING_REQUEUE_SECONDS (30 s, as Cluster API
+ * does) before it looks again, which would measure that timer rather than the control plane.
  */
 export function clusterObjects(namespace: string, name: string, shape: ClusterShape): KubeObject[] {
   const meta = (objectName: string) => ({ name: objectName, namespace });
@@ -63,9 +66,11 @@ export function clusterObjects(namespace: string, name: string, shape: ClusterSh
       },
     },
   ];
-  if (shape.workerReplicas === 0) return objects;
+  const [cluster, ...dependencies] = objects;
+  if (!cluster) return objects;
+  if (shape.workerReplicas === 0) return [...dependencies, cluster];
   return [
-    ...objects,
+    ...dependencies,
     machineTemplate(`${name}-md`),
     {
       apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2',
@@ -90,5 +95,6 @@ export function clusterObjects(namespace: string, name: string, shape: ClusterSh
         },
       },
     },
+    cluster,
   ];
 }
