@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
