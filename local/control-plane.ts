@@ -52,7 +52,7 @@ export interface ControlPlane {
   url: string;
   token: string;
   kubeconfigPath: string;
-  store: ObjectStore;
+  store: ObjectStore & ChangeSource;
   queue: InProcessWorkQueue;
   registry: ReconcilerRegistry;
   stop(): Promise<void>;

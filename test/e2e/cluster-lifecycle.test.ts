@@ -18,7 +18,6 @@ import { conditionsOf, findCondition } from '../../shared/contracts/conditions.j
 import { isRecord, numberAt, stringAt, valueAt } from '../../shared/contracts/json.js';
 import { defaultKinds } from '../../shared/contracts/kinds.js';
 import { groupOf, isDeleting, type KubeObject, LABEL_CLUSTER_NAME, type StoredObject } from '../../shared/contracts/object.js';
-import type { ChangeSource, ObjectStore } from '../../shared/ports/object-store.js';
 import { eventually } from '../support/eventually.js';
 import {
   CONTROL_PLANE_V1BETA2,
@@ -106,10 +105,6 @@ async function workersConverged(count: number, version: string) {
   });
 }
 
-function isChangeSource(store: ObjectStore): store is ObjectStore & ChangeSource {
-  return 'onChange' in store && typeof store.onChange === 'function';
-}
-
 function secretText(secret: KubeObject | undefined, key: string): string {
   const value = secret?.data?.[key];
   if (value === undefined) throw new Error(`secret ${secret?.metadata.name} has no ${key}`);
@@ -120,9 +115,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'capless-e2e-'));
   plane = await startControlPlane({ dataDir, port: 0, persist: false });
   api = new RestClient(plane.url, plane.token);
-  const store = plane.store;
-  if (!isChangeSource(store)) throw new Error('the embedded store has no change feed');
-  store.onChange((change) => {
+  plane.store.onChange((change) => {
     const object = change.newObject ?? change.oldObject;
     if (object) changes.push({ type: change.type, object });
   });
