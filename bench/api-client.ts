@@ -13,16 +13,34 @@ export class BenchApiClient {
     private readonly token: string,
   ) {}
 
+  /** A 409 after a retried request is fine: the first try got through before its connection broke. */
   async create(obj: KubeObject): Promise<void> {
-    const response = await this.send('POST', collectionPath(obj), JSON.stringify(obj));
+    const { response, retried } = await this.sendWithRetry('POST', collectionPath(obj), JSON.stringify(obj));
+    if (response.status === 409 && retried) return void (await response.body?.cancel());
     if (response.status !== 201 && response.status !== 200) throw await failure('create', obj, response);
+    await response.body?.cancel();
   }
 
   /** A 404 is fine: the object may already be gone (garbage-collected with its owner). */
   async delete(obj: KubeObject): Promise<void> {
-    const response = await this.send('DELETE', `${collectionPath(obj)}/${obj.metadata.name}`);
+    const { response } = await this.sendWithRetry('DELETE', `${collectionPath(obj)}/${obj.metadata.name}`);
     if (response.status >= 300 && response.status !== 404) throw await failure('delete', obj, response);
     await response.body?.cancel();
+  }
+
+  /**
+   * Retries a request whose connection failed (a kept-alive socket the server closed at the same
+   * moment: undici's "fetch failed"); an HTTP status is never retried.
+   */
+  private async sendWithRetry(method: string, path: string, body?: string): Promise<{ response: Response; retried: boolean }> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return { response: await this.send(method, path, body), retried: attempt > 1 };
+      } catch (error) {
+        if (attempt >= 5 || !(error instanceof TypeError)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+      }
+    }
   }
 
   private send(method: string, path: string, body?: string): Promise<Response> {

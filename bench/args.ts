@@ -28,6 +28,8 @@ export interface BenchOptions {
   resyncSeconds: number;
   /** Give up (and report what was reached) after this many seconds per phase. */
   timeoutSeconds: number;
+  /** Print the control plane's errors and warnings to stderr. */
+  verbose?: boolean;
   /** An AWS-compatible DynamoDB endpoint (DynamoDB Local, LocalStack) instead of the embedded dynalite. */
   endpoint?: string;
 }
@@ -35,7 +37,7 @@ export interface BenchOptions {
 export const USAGE = `npm run bench -- [--clusters N] [--cp C] [--workers W] [--store memory|dynamodb]
                  [--provision-seconds S] [--json FILE] [--endpoint URL] [--client-concurrency K]
                  [--concurrency R] [--resync-seconds T] [--timeout-seconds X]
-                 [--key-algorithm ${KEY_ALGORITHMS.join('|')}]
+                 [--key-algorithm ${KEY_ALGORITHMS.join('|')}] [--verbose]
 defaults: N=100 C=1 W=3 store=dynamodb S=0 K=16 R=8 T=600 X=1800 key-algorithm=ECDSA-P256`;
 
 export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
@@ -70,6 +72,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
       'resync-seconds': { type: 'string' },
       'timeout-seconds': { type: 'string' },
       'key-algorithm': { type: 'string' },
+      verbose: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -92,6 +95,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
     timeoutSeconds: count('--timeout-seconds', values['timeout-seconds'], d.timeoutSeconds, 1),
   };
   if (values.json !== undefined) options.jsonFile = values.json;
+  if (values.verbose) options.verbose = true;
   if (values.endpoint !== undefined) {
     if (store !== 'dynamodb') throw new Error(`--endpoint needs --store dynamodb\n${USAGE}`);
     options.endpoint = values.endpoint;

@@ -4,6 +4,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { resyncAll } from '../functions/reconcile/resync/resync-all.js';
 import { type ControlPlane, startControlPlane } from '../local/control-plane.js';
+import { consoleLogger } from '../shared/ports/logger.js';
 import type { ChangeSource, ObjectStore } from '../shared/ports/object-store.js';
 import { MemoryObjectStore } from '../shared/store/memory-store.js';
 import type { RequestHandler } from '../shared/work/request-outcome.js';
@@ -56,6 +57,7 @@ export async function runBenchmark(options: BenchOptions, log: BenchLog = () => 
     persist: false,
     concurrency: options.reconcileConcurrency,
     resyncSeconds: options.resyncSeconds,
+    ...(options.verbose ? { logger: consoleLogger('warn') } : {}),
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.store === 'memory' ? { store: new MemoryObjectStore() } : {}),
     wrapStore: (store: ObjectStore & ChangeSource) => {
