@@ -19,7 +19,7 @@ import { WORKLOAD_CLUSTER_PORT } from '../shared/ports/workload-cluster.js';
 import { InMemoryWorkloadCluster } from '../shared/workload-cluster/in-memory-workload-cluster.js';
 import { InProcessWorkQueue } from '../shared/work/in-process-queue.js';
 import type { RequestHandler } from '../shared/work/request-outcome.js';
-import { loadOrCreateToken, writeKubeconfig } from './data-dir.js';
+import { loadOrCreateServingCertificate, loadOrCreateToken, writeKubeconfig } from './data-dir.js';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.js';
 import { listen } from './http-server.js';
 
@@ -28,6 +28,11 @@ export interface ControlPlaneOptions {
   /** 0 picks a free port. */
   port: number;
   host?: string;
+  /**
+   * Serve HTTPS with a self-signed certificate kept in the data dir (what `capless up` does:
+   * kubectl sends bearer tokens only over TLS). Default false: plain HTTP for in-process tests.
+   */
+  tls?: boolean;
   /** An AWS-compatible endpoint (LocalStack, moto, DynamoDB Local) instead of the embedded dynalite. */
   endpoint?: string;
   logger?: Logger;
@@ -105,11 +110,13 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
 
   const admission = pathAdmission(kinds, providers);
   const authenticate = bearerTokenAuthenticator([{ token, principal: { name: 'capless-admin', canReadSecrets: true } }]);
+  const host = options.host ?? '127.0.0.1';
+  const tls = options.tls ? await loadOrCreateServingCertificate(options.dataDir, host) : undefined;
   const http = await listen(
     (request) => handleApiRequest(request, { store, kinds, admission, authenticate, logger }),
-    { host: options.host ?? '127.0.0.1', port: options.port },
+    { host, port: options.port, ...(tls ? { tls } : {}) },
   );
-  const kubeconfigPath = await writeKubeconfig(options.dataDir, http.url, token);
+  const kubeconfigPath = await writeKubeconfig(options.dataDir, http.url, token, tls?.cert);
   logger.info('capless is up', { url: http.url, kubeconfig: kubeconfigPath });
 
   return {

@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { stringAt } from '../shared/contracts/json.js';
+import { generateServingCertificate } from '../shared/pki/serving-certificate.js';
 
 export const KUBECONFIG_FILE = 'kubeconfig';
 const TOKEN_FILE = 'token';
@@ -25,13 +26,43 @@ export async function loadOrCreateToken(dataDir: string): Promise<string> {
   return token;
 }
 
-/** Writes `<data-dir>/kubeconfig` pointing kubectl and the capless CLI at the embedded API. */
-export async function writeKubeconfig(dataDir: string, server: string, token: string): Promise<string> {
+export interface ServingCertificate {
+  cert: string;
+  key: string;
+}
+
+/**
+ * The embedded API's TLS certificate (self-signed, for 127.0.0.1 and localhost): generated on
+ * first start, kept in `<data-dir>/serving.crt` and `serving.key` (0600). kubectl sends bearer
+ * tokens only over TLS, so the API is served over HTTPS and kubeconfigs trust this certificate.
+ */
+export async function loadOrCreateServingCertificate(dataDir: string, host: string): Promise<ServingCertificate> {
+  const certPath = join(dataDir, 'serving.crt');
+  const keyPath = join(dataDir, 'serving.key');
+  try {
+    return { cert: await readFile(certPath, 'utf8'), key: await readFile(keyPath, 'utf8') };
+  } catch {
+    const hosts = [...new Set([host, '127.0.0.1', 'localhost'])];
+    const pair = await generateServingCertificate({ hosts, now: new Date() });
+    await writeFile(keyPath, pair.keyPem, { mode: 0o600 });
+    await writeFile(certPath, pair.certPem, { mode: 0o644 });
+    return { cert: pair.certPem, key: pair.keyPem };
+  }
+}
+
+/**
+ * Writes `<data-dir>/kubeconfig` pointing kubectl and the capless CLI at the embedded API; with a
+ * serving certificate, clients verify the server against it.
+ */
+export async function writeKubeconfig(dataDir: string, server: string, token: string, servingCert?: string): Promise<string> {
   const path = join(dataDir, KUBECONFIG_FILE);
+  const cluster = servingCert
+    ? { server, 'certificate-authority-data': Buffer.from(servingCert).toString('base64') }
+    : { server };
   const config = {
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: 'capless', cluster: { server, 'insecure-skip-tls-verify': true } }],
+    clusters: [{ name: 'capless', cluster }],
     users: [{ name: 'capless-admin', user: { token } }],
     contexts: [{ name: 'capless', context: { cluster: 'capless', user: 'capless-admin', namespace: 'default' } }],
     'current-context': 'capless',

@@ -28,6 +28,7 @@ export const upCommand: CliCommand = {
       dataDir: values['data-dir'],
       port,
       host: values.host,
+      tls: true,
       ...(values.endpoint ? { endpoint: values.endpoint } : {}),
       logger,
     });

@@ -25,3 +25,5 @@ export { DEFAULT_KEY_ALGORITHM, KEY_ALGORITHMS, isKeyAlgorithm } from './key-alg
 export type { KeyAlgorithm } from './key-algorithm.js';
 export { generateServiceAccountKeyPair } from './service-account-key.js';
 export type { ServiceAccountKeyPair } from './service-account-key.js';
+export { generateServingCertificate } from './serving-certificate.js';
+export type { ServingCertificateOptions } from './serving-certificate.js';
