@@ -17,3 +17,14 @@ if ! python3 -c 'import moto, flask, flask_cors; assert moto.__version__ == "5.2
   python3 -m pip install --quiet "moto[server]==5.2.5" \
     || python3 -m pip install --quiet --break-system-packages "moto[server]==5.2.5"
 fi
+# Debian's kubectl (kubernetes-client) for the real-client tests, unpacked into .tools/: installing
+# it would clash with a kubectl another package already owns (google-cloud-sdk's, on these machines).
+KUBECTL_DIR="$(cd "$(dirname "$0")/.." && pwd)/.tools/kubernetes-client"
+if [ ! -x "$KUBECTL_DIR/usr/bin/kubectl" ]; then
+  work=$(mktemp -d)
+  (cd "$work" && { apt-get download kubernetes-client 2>/dev/null || { $SUDO apt-get update -qq && apt-get download kubernetes-client; }; })
+  mkdir -p "$KUBECTL_DIR"
+  dpkg-deb -x "$work"/kubernetes-client_*.deb "$KUBECTL_DIR"
+  rm -rf "$work"
+fi
+command -v kubectl >/dev/null || $SUDO ln -sf "$KUBECTL_DIR/usr/bin/kubectl" /usr/local/bin/kubectl

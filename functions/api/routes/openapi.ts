@@ -1,3 +1,4 @@
+import { openApiV3ForGroupVersion } from '../../../shared/contracts/openapi.js';
 import type { KindInfo, KindRegistry } from '../../../shared/contracts/kinds.js';
 
 /**
@@ -11,7 +12,7 @@ export function builtinOpenApi(kinds: KindRegistry, path: string): unknown | und
   const match = /^\/openapi\/v3\/(api\/v1|apis\/[^/]+\/[^/]+)$/.exec(path);
   if (!match?.[1]) return undefined;
   const served = servedAt(kinds, match[1]);
-  return served.length === 0 ? undefined : groupVersionDocument(match[1], served);
+  return served.length === 0 ? undefined : groupVersionDocument(match[1], served, kinds);
 }
 
 function groupVersionPaths(kinds: KindRegistry): string[] {
@@ -40,7 +41,7 @@ const QUERY_PARAMS = ['dryRun', 'fieldManager', 'fieldValidation', 'force'].map(
   schema: { type: name === 'force' ? 'boolean' : 'string', uniqueItems: true },
 }));
 
-function groupVersionDocument(gvPath: string, served: Array<{ info: KindInfo; version: string }>) {
+function groupVersionDocument(gvPath: string, served: Array<{ info: KindInfo; version: string }>, kinds: KindRegistry) {
   const paths: Record<string, unknown> = {};
   for (const { info, version } of served) {
     const gvk = { group: info.group, version, kind: info.kind };
@@ -55,11 +56,14 @@ function groupVersionDocument(gvPath: string, served: Array<{ info: KindInfo; ve
     paths[base] = { get: operation('list'), post: operation('post') };
     paths[`${base}/{name}`] = { get: operation('get'), put: operation('put'), patch: operation('patch'), delete: operation('delete') };
   }
+  const first = served[0];
+  const generated = first ? openApiV3ForGroupVersion(first.info.group, first.version, kinds) : undefined;
   return {
     openapi: '3.0.0',
     info: { title: 'capless', version: gvPath },
     paths,
-    components: { schemas: {} },
+    // Schemas are generated from the zod schemas in shared/contracts, never written by hand.
+    components: { schemas: generated?.components.schemas ?? {} },
   };
 }
 

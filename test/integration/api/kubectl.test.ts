@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,39 +10,42 @@ import { isRecord, stringAt } from '../../../shared/contracts/json.js';
 import { type TestApi, startTestApi } from '../../support/api-server.js';
 
 /**
- * The real kubectl against the management API. `KUBECTL` picks the binary (default: `kubectl` on
- * PATH; the Debian `kubernetes-client` 1.20 binary works too). Its version goes to the test output.
+ * The real kubectl against the management API, once per binary: `kubectl` on PATH and Debian's
+ * `kubernetes-client` package unpacked into `.tools/kubernetes-client` by
+ * scripts/install-system-deps.sh (it cannot be installed beside another kubectl). `KUBECTL`
+ * picks one binary instead. Each binary's version goes to the test output.
  */
-const KUBECTL = process.env.KUBECTL ?? 'kubectl';
+const DEBIAN_KUBECTL = resolve(import.meta.dirname, '../../../.tools/kubernetes-client/usr/bin/kubectl');
+const BINARIES = process.env.KUBECTL ? [process.env.KUBECTL] : ['kubectl', ...(existsSync(DEBIAN_KUBECTL) ? [DEBIAN_KUBECTL] : [])];
 const run = promisify(execFile);
 const SAMPLE = resolve(import.meta.dirname, '../../../../shared/capi-samples/examples/simple-cluster.yaml');
 
-let api: TestApi;
-let home: string;
+describe.each(BINARIES)('kubectl (%s) against the capless API', (KUBECTL) => {
+  let api: TestApi;
+  let home: string;
 
-async function kubectl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(KUBECTL, args, {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, KUBECONFIG: api.kubeconfigPath },
-      timeout: 60_000,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = isRecord(error) ? error : {};
-    return { code: typeof failed.code === 'number' ? failed.code : 1, stdout: String(failed.stdout ?? ''), stderr: String(failed.stderr ?? error) };
+  async function kubectl(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    try {
+      const { stdout, stderr } = await run(KUBECTL, args, {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, KUBECONFIG: api.kubeconfigPath },
+        timeout: 60_000,
+      });
+      return { code: 0, stdout, stderr };
+    } catch (error) {
+      const failed = isRecord(error) ? error : {};
+      return { code: typeof failed.code === 'number' ? failed.code : 1, stdout: String(failed.stdout ?? ''), stderr: String(failed.stderr ?? error) };
+    }
   }
-}
 
-beforeAll(async () => {
-  api = await startTestApi();
-  home = await mkdtemp(join(tmpdir(), 'capless-kubectl-home-'));
-});
-afterAll(async () => {
-  await api.close();
-  await rm(home, { recursive: true, force: true });
-});
+  beforeAll(async () => {
+    api = await startTestApi();
+    home = await mkdtemp(join(tmpdir(), 'capless-kubectl-home-'));
+  });
+  afterAll(async () => {
+    await api.close();
+    await rm(home, { recursive: true, force: true });
+  });
 
-describe('kubectl against the capless API', () => {
   it('reports its version and reads the server version', async () => {
     const version = await kubectl('version', '-o', 'json');
     expect(version.stderr).toBe('');
