@@ -4,7 +4,7 @@
  * resourceVersion condition atomic here.
  */
 
-import { keyOf, keyString, LABEL_CLUSTER_NAME, type KubeObject, type ObjectKey, type StoredObject } from '../contracts/object.js';
+import { keyOf, keyString, type KubeObject, type ObjectKey, type StoredObject } from '../contracts/object.js';
 import { type Clock, systemClock } from '../ports/clock.js';
 import type {
   ChangeSource,
@@ -16,6 +16,7 @@ import type {
   ObjectStore,
 } from '../ports/object-store.js';
 import { collectGarbage } from './garbage-collection.js';
+import { IndexedObjects } from './memory-indexes.js';
 import { matchesLabelSelector } from './label-selector.js';
 import { compareByNamespaceAndName, pageOf } from './list-page.js';
 import { alreadyExists, notFound, planDelete, prepareCreate, prepareStatusUpdate, prepareUpdate } from './prepare-write.js';
@@ -26,7 +27,7 @@ export interface MemoryObjectStoreOptions {
 }
 
 export class MemoryObjectStore implements ObjectStore, ChangeSource {
-  private readonly objects = new Map<string, StoredObject>();
+  private readonly objects = new IndexedObjects();
   private readonly listeners = new Set<(change: ObjectChange) => void>();
   private readonly clock: Clock;
 
@@ -94,10 +95,8 @@ export class MemoryObjectStore implements ObjectStore, ChangeSource {
   }
 
   async list(query: ListQuery): Promise<ListResult> {
-    const matching = [...this.objects.values()].filter(
+    const matching = this.objects.ofKind(query.group, query.kind).filter(
       (obj) =>
-        keyOf(obj).group === query.group &&
-        obj.kind === query.kind &&
         (query.namespace === undefined || obj.metadata.namespace === query.namespace) &&
         (query.name === undefined || obj.metadata.name === query.name) &&
         matchesLabelSelector(obj.metadata.labels, query.labelSelector ?? []),
@@ -107,20 +106,15 @@ export class MemoryObjectStore implements ObjectStore, ChangeSource {
   }
 
   async listByCluster(namespace: string, clusterName: string): Promise<StoredObject[]> {
-    return this.select(
-      (obj) => obj.metadata.namespace === namespace && obj.metadata.labels?.[LABEL_CLUSTER_NAME] === clusterName,
-    );
+    return this.sorted(this.objects.inCluster(namespace, clusterName));
   }
 
   async listByOwner(ownerUid: string): Promise<StoredObject[]> {
-    return this.select((obj) => (obj.metadata.ownerReferences ?? []).some((ref) => ref.uid === ownerUid));
+    return this.sorted(this.objects.ownedBy(ownerUid));
   }
 
-  private select(predicate: (obj: StoredObject) => boolean): StoredObject[] {
-    return [...this.objects.values()]
-      .filter(predicate)
-      .sort(compareByNamespaceAndName)
-      .map((obj) => asPlainJson(obj));
+  private sorted(objects: StoredObject[]): StoredObject[] {
+    return objects.sort(compareByNamespaceAndName).map((obj) => asPlainJson(obj));
   }
 
   private stored(key: ObjectKey): StoredObject {
