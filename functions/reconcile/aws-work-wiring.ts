@@ -2,7 +2,7 @@ import { objectStoreFromEnv } from '../../shared/adapters/aws/dynamodb/store-fro
 import { type AwsWork, workQueueFromEnv } from '../../shared/adapters/aws/sqs/work-queue-from-env.js';
 import { PROVIDER_LOOKUP_PORT } from '../../shared/contracts/providers/provider-lookup.js';
 import { systemClock } from '../../shared/ports/clock.js';
-import { consoleLogger } from '../../shared/ports/logger.js';
+import { consoleLogger, type Logger } from '../../shared/ports/logger.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
 import { WORKLOAD_CLUSTER_PORT } from '../../shared/ports/workload-cluster.js';
 import { InMemoryWorkloadCluster } from '../../shared/workload-cluster/in-memory-workload-cluster.js';
@@ -21,7 +21,7 @@ export interface AwsWorkWiring extends AwsWork {
  * the object store, the SQS work queue with its DynamoDB work records, and the reconcilers of
  * the built-in providers (the same composition `capless up` runs).
  */
-export function awsWorkWiring(service: string, env: NodeJS.ProcessEnv = process.env): AwsWorkWiring {
+export function awsWorkWiring(service: string, env: NodeJS.ProcessEnv = process.env, logger: Logger = consoleLogger('info', { service })): AwsWorkWiring {
   const store = objectStoreFromEnv(env);
   const work = workQueueFromEnv(env);
   const providers = builtinProviderRegistry();
@@ -30,7 +30,7 @@ export function awsWorkWiring(service: string, env: NodeJS.ProcessEnv = process.
     store,
     queue: work.queue,
     clock: systemClock,
-    logger: consoleLogger('info', { service }),
+    logger,
     providers: { [PROVIDER_LOOKUP_PORT]: providers, [WORKLOAD_CLUSTER_PORT]: new InMemoryWorkloadCluster(store) },
   };
   return { ...work, store, registry, context };

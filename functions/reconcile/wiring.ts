@@ -1,3 +1,4 @@
+import type { Logger } from '../../shared/ports/logger.js';
 import type { SqsConsumerDeps } from '../../shared/adapters/aws/sqs/sqs-batch-consumer.js';
 import { awsWorkWiring } from './aws-work-wiring.js';
 import { requestProcessor } from './process-request.js';
@@ -12,8 +13,8 @@ export const RECONCILE_ENV = {
 } as const;
 
 /** The reconcile function's dependencies, for the kind named by RECONCILE_KIND. */
-export function reconcileWiring(env: NodeJS.ProcessEnv = process.env): SqsConsumerDeps {
-  const wiring = awsWorkWiring('capless-reconcile', env);
+export function reconcileWiring(env: NodeJS.ProcessEnv = process.env, logger?: Logger): SqsConsumerDeps {
+  const wiring = awsWorkWiring('capless-reconcile', env, logger);
   const kindName = env[RECONCILE_ENV.kind] ?? '';
   const slash = kindName.lastIndexOf('/');
   const kind = { group: kindName.slice(0, Math.max(0, slash)), kind: kindName.slice(slash + 1) };

@@ -12,7 +12,7 @@ export interface ResyncDeps {
 }
 
 /** The resync function's dependencies (env: TABLE_NAME, QUEUE_URLS). */
-export function resyncWiring(env: NodeJS.ProcessEnv = process.env): ResyncDeps {
-  const { store, registry, queue, context } = awsWorkWiring('capless-resync', env);
+export function resyncWiring(env: NodeJS.ProcessEnv = process.env, logger?: Logger): ResyncDeps {
+  const { store, registry, queue, context } = awsWorkWiring('capless-resync', env, logger);
   return { store, registry, queue, logger: context.logger };
 }

@@ -1,10 +1,13 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { lambdaTelemetry } from '../../../shared/adapters/aws/powertools/lambda-telemetry.js';
 import { processStreamBatch } from './process-stream-batch.js';
 import { routerWiring } from './wiring.js';
 
-const deps = routerWiring();
+const telemetry = lambdaTelemetry('capless-router');
+const deps = routerWiring(process.env, telemetry.logger);
 
 /** DynamoDB Streams (objects table) → reconcile requests on the per-kind queues. */
-export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
-  return processStreamBatch(event, deps);
-}
+export const handler = telemetry.instrument(
+  (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => processStreamBatch(event, deps),
+  (result) => ({ StreamBatchItemFailures: result.batchItemFailures.length }),
+);

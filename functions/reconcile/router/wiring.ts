@@ -1,9 +1,10 @@
+import type { Logger } from '../../../shared/ports/logger.js';
 import { objectChangeFromStreamRecord } from '../../../shared/adapters/aws/dynamodb/stream-record.js';
 import { awsWorkWiring } from '../aws-work-wiring.js';
 import type { StreamBatchDeps } from './process-stream-batch.js';
 
 /** The router's dependencies (env: TABLE_NAME, QUEUE_URLS). */
-export function routerWiring(env: NodeJS.ProcessEnv = process.env): StreamBatchDeps {
-  const { store, queue, registry, context } = awsWorkWiring('capless-router', env);
+export function routerWiring(env: NodeJS.ProcessEnv = process.env, logger?: Logger): StreamBatchDeps {
+  const { store, queue, registry, context } = awsWorkWiring('capless-router', env, logger);
   return { registry, lookup: store, queue, decode: objectChangeFromStreamRecord, logger: context.logger };
 }
