@@ -17,16 +17,29 @@ export const CONTRACT_WATCHES: ReadonlyArray<{ watcher: GroupKind; roles: readon
   { watcher: { group: CORE, kind: 'Cluster' }, roles: ['InfrastructureCluster', 'ControlPlane'] },
 ];
 
-/** Roles a watcher also follows by the reference field that names them (before adoption). */
-export const CONTRACT_REFERRER_WATCHES: ReadonlyArray<{ watcher: GroupKind; role: ContractRole; field: ReferrerField }> = [
+/**
+ * Roles a watcher also follows by the reference field that names them (before adoption), either
+ * the role's kind itself or, with `template`, its `<Kind>Template` (MachineSets and control
+ * planes name templates, so one created after them wakes them at once).
+ */
+export const CONTRACT_REFERRER_WATCHES: ReadonlyArray<{ watcher: GroupKind; role: ContractRole; field: ReferrerField; template?: true }> = [
   { watcher: { group: CORE, kind: 'Cluster' }, role: 'InfrastructureCluster', field: 'spec.infrastructureRef' },
   { watcher: { group: CORE, kind: 'Cluster' }, role: 'ControlPlane', field: 'spec.controlPlaneRef' },
+  { watcher: { group: CORE, kind: 'MachineSet' }, role: 'InfrastructureMachine', field: 'spec.template.spec.infrastructureRef', template: true },
+  { watcher: { group: CORE, kind: 'MachineSet' }, role: 'BootstrapConfig', field: 'spec.template.spec.bootstrap.configRef', template: true },
+  { watcher: { group: CORE, kind: 'MachineDeployment' }, role: 'InfrastructureMachine', field: 'spec.template.spec.infrastructureRef', template: true },
+  { watcher: { group: CORE, kind: 'MachineDeployment' }, role: 'BootstrapConfig', field: 'spec.template.spec.bootstrap.configRef', template: true },
+  {
+    watcher: { group: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane' },
+    role: 'InfrastructureMachine',
+    field: 'spec.machineTemplate.spec.infrastructureRef',
+    template: true,
+  },
 ];
 
 /** The reconciler with an `owner` watch added for each contract kind whose role it follows. */
 export function withContractWatches(reconciler: AnyReconciler, contracts: readonly ProviderKindContract[]): AnyReconciler {
-  const roles = CONTRACT_WATCHES.find((w) => sameGroupKind(w.watcher, reconciler.kind))?.roles;
-  if (!roles) return reconciler;
+  const roles = CONTRACT_WATCHES.find((w) => sameGroupKind(w.watcher, reconciler.kind))?.roles ?? [];
   const extra: Watch[] = contracts
     .filter((c) => roles.includes(c.role))
     .filter((c) => !reconciler.watches.some((w) => w.by === 'owner' && sameGroupKind(w.kind, c)))
@@ -34,8 +47,9 @@ export function withContractWatches(reconciler: AnyReconciler, contracts: readon
   const referrers: Watch[] = CONTRACT_REFERRER_WATCHES.filter((w) => sameGroupKind(w.watcher, reconciler.kind)).flatMap((w) =>
     contracts
       .filter((c) => c.role === w.role)
-      .filter((c) => !reconciler.watches.some((x) => x.by === 'referrer' && x.field === w.field && sameGroupKind(x.kind, c)))
-      .map((c): Watch => ({ kind: { group: c.group, kind: c.kind }, by: 'referrer', field: w.field })),
+      .flatMap((c): GroupKind[] => (w.template ? (c.templateKind ? [{ group: c.group, kind: c.templateKind }] : []) : [{ group: c.group, kind: c.kind }]))
+      .filter((k) => !reconciler.watches.some((x) => x.by === 'referrer' && x.field === w.field && sameGroupKind(x.kind, k)))
+      .map((k): Watch => ({ kind: k, by: 'referrer', field: w.field })),
   );
   const added = [...extra, ...referrers];
   return added.length === 0 ? reconciler : { ...reconciler, watches: [...reconciler.watches, ...added] };

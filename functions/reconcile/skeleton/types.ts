@@ -62,6 +62,9 @@ export type ReferrerField =
   | 'spec.infrastructureRef'
   | 'spec.controlPlaneRef'
   | 'spec.bootstrap.configRef'
+  | 'spec.template.spec.infrastructureRef'
+  | 'spec.template.spec.bootstrap.configRef'
+  | 'spec.machineTemplate.spec.infrastructureRef'
   | 'spec.clusterName';
 
 export interface ReconcilerDefinition<S extends Scope> {

@@ -35,4 +35,35 @@ describe('Cluster referrer watches on provider kinds', () => {
     const requests = await routeChange({ type: 'INSERT', newObject: infra }, new ReconcilerRegistry(providers.reconcilers()), store);
     expect(requests).toEqual(expect.arrayContaining([{ group: 'cluster.x-k8s.io', kind: 'Cluster', namespace: 'default', name: 'c1' }]));
   });
+
+  it.each<[string, string, string]>([
+    ['MachineSet', 'InMemoryMachineTemplate', 'spec.template.spec.infrastructureRef'],
+    ['MachineSet', 'KubeadmConfigTemplate', 'spec.template.spec.bootstrap.configRef'],
+    ['MachineDeployment', 'InMemoryMachineTemplate', 'spec.template.spec.infrastructureRef'],
+    ['MachineDeployment', 'DockerMachineTemplate', 'spec.template.spec.infrastructureRef'],
+    ['KubeadmControlPlane', 'InMemoryMachineTemplate', 'spec.machineTemplate.spec.infrastructureRef'],
+  ])('%s watches %s through %s', (watcher, template, field) => {
+    const reconciler = providers.reconcilers().find((r) => r.kind.kind === watcher);
+    const referrers = reconciler?.watches.filter((w) => w.by === 'referrer' && w.kind.kind === template);
+    expect(referrers).toEqual([expect.objectContaining({ by: 'referrer', field })]);
+  });
+
+  it('creating a template after the MachineSet that names it routes to that MachineSet', async () => {
+    const store = new MemoryObjectStore();
+    const templateRef = { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachineTemplate', name: 'workers' };
+    await store.create({
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'MachineSet',
+      metadata: { name: 'ms1' },
+      spec: { clusterName: 'c1', replicas: 1, selector: {}, template: { spec: { clusterName: 'c1', infrastructureRef: templateRef } } },
+    });
+    const template = await store.create({
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+      kind: 'InMemoryMachineTemplate',
+      metadata: { name: 'workers' },
+      spec: { template: { spec: {} } },
+    });
+    const requests = await routeChange({ type: 'INSERT', newObject: template }, new ReconcilerRegistry(providers.reconcilers()), store);
+    expect(requests).toEqual(expect.arrayContaining([{ group: 'cluster.x-k8s.io', kind: 'MachineSet', namespace: 'default', name: 'ms1' }]));
+  });
 });
