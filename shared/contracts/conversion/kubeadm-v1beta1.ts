@@ -1,6 +1,6 @@
 /** KubeadmConfigSpec v1beta1 → v1beta2: drops removed fields, `extraArgs` maps become `[{name, value}]` lists. */
 
-import { isRecord, type JsonRecord } from '../json.js';
+import { isRecord } from '../json.js';
 import { deleteAt, getAt, setAt } from './json-paths.js';
 
 const EXTRA_ARGS_PATHS: readonly (readonly string[])[] = [
@@ -22,6 +22,6 @@ export function convertKubeadmConfigSpec(spec: unknown): void {
   deleteAt(spec, ['useExperimentalRetryJoin']);
   for (const path of EXTRA_ARGS_PATHS) {
     const value = getAt(spec, path);
-    if (isRecord(value)) setAt(spec as JsonRecord, path, argsList(value));
+    if (isRecord(value)) setAt(spec, path, argsList(value));
   }
 }
