@@ -29,24 +29,37 @@ export function lambdaTelemetry(serviceName: string): LambdaTelemetry {
     tracer,
     instrument: (handler, measure) => async (event, context) => {
       if (context) powertools.addContext(context);
-      const parent = tracer.isTracingEnabled() ? tracer.getSegment() : undefined;
-      const segment = parent?.addNewSubsegment(`## ${serviceName}`);
-      if (segment) tracer.setSegment(segment);
-      try {
-        const result = await handler(event);
-        for (const [name, value] of Object.entries(measure?.(result) ?? {})) metrics.addMetric(name, MetricUnit.Count, value);
-        return result;
-      } catch (error) {
-        metrics.addMetric('InvocationErrors', MetricUnit.Count, 1);
-        segment?.addError(error instanceof Error ? error : new Error(String(error)));
-        throw error;
-      } finally {
-        segment?.close();
-        if (parent) tracer.setSegment(parent);
-        metrics.publishStoredMetrics();
-      }
+      return traced(tracer, serviceName, async () => {
+        try {
+          const result = await handler(event);
+          for (const [name, value] of Object.entries(measure?.(result) ?? {})) metrics.addMetric(name, MetricUnit.Count, value);
+          return result;
+        } catch (error) {
+          metrics.addMetric('InvocationErrors', MetricUnit.Count, 1);
+          throw error;
+        } finally {
+          metrics.publishStoredMetrics();
+        }
+      });
     },
   };
+}
+
+/** Runs `work` in an X-Ray subsegment when tracing is active (what Powertools' middleware does). */
+async function traced<R>(tracer: Tracer, name: string, work: () => Promise<R>): Promise<R> {
+  const parent = tracer.isTracingEnabled() ? tracer.getSegment() : undefined;
+  const segment = parent?.addNewSubsegment(`## ${name}`);
+  if (!parent || !segment) return work();
+  tracer.setSegment(segment);
+  try {
+    return await work();
+  } catch (error) {
+    segment.addError(error instanceof Error ? error : new Error(String(error)));
+    throw error;
+  } finally {
+    segment.close();
+    tracer.setSegment(parent);
+  }
 }
 
 /** The Logger port on a Powertools logger (child loggers keep their keys). */
