@@ -119,7 +119,8 @@ export async function runBenchmark(options: BenchOptions, log: BenchLog = () => 
     await settle(plane);
     const afterDelete = snapshot();
 
-    const lifecycle = addSnapshots(delta(afterCreate, beforeCreate), delta(afterDelete, beforeDelete));
+    const converge = delta(afterCreate, beforeCreate);
+    const lifecycle = addSnapshots(converge, delta(afterDelete, beforeDelete));
     return buildReport({
       options,
       completed: allReady && allGone,
@@ -127,6 +128,8 @@ export async function runBenchmark(options: BenchOptions, log: BenchLog = () => 
       readyClusters,
       tracker,
       lifecycle,
+      converge,
+      reconciledKinds: new Set(plane.registry.all().map((r) => r.kind.kind)),
       resync,
       readySeconds,
       deleteSeconds,
@@ -212,6 +215,10 @@ function operations(s: Snapshot, divisor: number): OperationCounts {
 }
 
 /** A rough item size from the write units (1 KB each, table plus indexes): enough for storage cost. */
+function reconciledObjectsOf(byKind: Record<string, number>, reconciled: ReadonlySet<string>): number {
+  return Object.entries(byKind).reduce((sum, [kind, count]) => sum + (reconciled.has(kind) ? count : 0), 0);
+}
+
 function averageObjectBytes(counts: StoreCounts): number {
   return counts.writes === 0 ? 0 : (counts.writeUnits / counts.writes / 4) * 1024;
 }
@@ -223,6 +230,10 @@ interface ReportInputs {
   readyClusters: number;
   tracker: FleetTracker;
   lifecycle: Snapshot;
+  /** Create until every cluster is ready (no resync, no delete). */
+  converge: Snapshot;
+  /** Kinds some reconciler serves: the objects that are reconciled at all. */
+  reconciledKinds: ReadonlySet<string>;
   resync: Snapshot;
   readySeconds: number;
   deleteSeconds: number;
@@ -265,6 +276,8 @@ function buildReport(i: ReportInputs): BenchReport {
     deleteSeconds: i.deleteSeconds,
     reconciles: lifecycle.queue.processed,
     reconcilesPerObject: per(lifecycle.queue.processed, objects),
+    reconciledObjects: reconciledObjectsOf(tracker.kindsSeen(), i.reconciledKinds),
+    convergeReconcilesPerReconciledObject: per(i.converge.queue.processed, reconciledObjectsOf(tracker.kindsSeen(), i.reconciledKinds)),
     storeReads: lifecycle.store.reads,
     storeWrites: lifecycle.store.writes,
     storeReadsPerObject: per(lifecycle.store.reads, objects),

@@ -12,7 +12,15 @@ import { computeInMemoryMachineStatus } from './status.js';
  */
 export const inMemoryMachineReconciler: ReconcilerDefinition<InMemoryMachineScope> = {
   kind: { group: INFRASTRUCTURE_GROUP, kind: 'InMemoryMachine' },
-  watches: [{ kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'reference', field: 'spec.infrastructureRef' }],
+  watches: [
+    {
+      kind: { group: CORE_GROUP, kind: 'Machine' },
+      by: 'reference',
+      field: 'spec.infrastructureRef',
+      // What the simulated VM reads of its Machine: bootstrap data, failure domain, deletion.
+      changes: ['spec.bootstrap.dataSecretName', 'spec.failureDomain', 'metadata.deletionTimestamp', 'metadata.ownerReferences'],
+    },
+  ],
   createScope: createInMemoryMachineScope,
   phases: [ownerMachinePhase, provisionPhase],
   deletePhases: [],

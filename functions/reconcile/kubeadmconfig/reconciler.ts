@@ -17,10 +17,20 @@ export const kubeadmConfigReconciler: ReconcilerDefinition<KubeadmConfigScope> =
   kind: { group: BOOTSTRAP_GROUP, kind: 'KubeadmConfig' },
   finalizer: KUBEADM_CONFIG_FINALIZER,
   watches: [
-    // The Machine controller labels and owns the config; Cluster initialization and a Machine's
-    // disappearance (a stale init lock) wake every config of the cluster.
-    { kind: { group: CORE_GROUP, kind: 'Cluster' }, by: 'clusterLabel' },
-    { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'clusterLabel' },
+    // Cluster changes (infrastructure ready, control plane initialized) wake every config of
+    // the cluster; a Machine wakes only the config it names. A stale init lock (its holder
+    // Machine gone) is noticed on the losers' 30 s requeue, as in Cluster API.
+    {
+      kind: { group: CORE_GROUP, kind: 'Cluster' },
+      by: 'clusterLabel',
+      changes: ['spec', 'status.initialization', 'metadata.deletionTimestamp'],
+    },
+    {
+      kind: { group: CORE_GROUP, kind: 'Machine' },
+      by: 'reference',
+      field: 'spec.bootstrap.configRef',
+      changes: ['spec.version', 'spec.bootstrap', 'metadata.labels', 'metadata.deletionTimestamp'],
+    },
   ],
   createScope: createKubeadmConfigScope,
   phases: [findDataSecret, resolveOwner, waitForClusterInfrastructure, chooseRole, renderDataSecret],

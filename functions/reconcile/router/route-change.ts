@@ -1,3 +1,4 @@
+import { deepEqual, valueAt } from '../../../shared/contracts/json.js';
 import {
   type GroupKind,
   groupOf,
@@ -47,11 +48,20 @@ export async function routeChange(
 
   for (const watcher of registry.all()) {
     for (const watch of watcher.watches) {
-      if (!sameGroupKind(watch.kind, changedKind)) continue;
+      if (!sameGroupKind(watch.kind, changedKind) || !watchedFieldsChanged(watch, change)) continue;
       for (const key of await resolveWatch(watcher, watch, change, lookup)) add(key);
     }
   }
   return [...requests.values()];
+}
+
+/** A watch with `changes` passes a MODIFY only when one of its field paths differs. */
+export function watchedFieldsChanged(watch: Watch, change: ObjectChange): boolean {
+  if (change.type !== 'MODIFY' || !watch.changes) return true;
+  return watch.changes.some((path) => {
+    const segments = path.split('.');
+    return !deepEqual(valueAt(change.oldObject, ...segments), valueAt(change.newObject, ...segments));
+  });
 }
 
 async function resolveWatch(

@@ -50,8 +50,12 @@ export interface StatusUpdate {
  * - `clusterLabel`: objects of this kind in the same cluster (cluster-name label);
  * - `reference`: the object of this kind the changed object names in `field` (Cluster API's
  *   MachineToInfrastructureMapFunc: Machine → its InfraMachine); read off the change, no store call.
+ * `changes` (a predicate, as data) narrows a watch to modifications of the listed field paths:
+ * inserts and removals always pass, a MODIFY passes only when one of those paths differs.
  */
-export type Watch =
+export type Watch = WatchMapping & { changes?: readonly string[] };
+
+type WatchMapping =
   | { kind: GroupKind; by: 'owner' }
   | { kind: GroupKind; by: 'clusterLabel' }
   | { kind: GroupKind; by: 'referrer'; field: ReferrerField }
