@@ -1,6 +1,7 @@
 /** Pure: the template hash of a MachineDeployment and the MachineSet it owns for that hash. */
 
-import { clone, isRecord, recordAt, stringAt, valueAt } from '../../../shared/contracts/json.js';
+import { clusterNameOf } from '../references/cluster-name-label.js';
+import { clone, isRecord, recordAt, valueAt } from '../../../shared/contracts/json.js';
 import { type KubeObject, LABEL_CLUSTER_NAME, type StoredObject, ownerReferenceTo } from '../../../shared/contracts/object.js';
 import { CORE_GROUP } from '../../../shared/contracts/providers/builtin-providers.js';
 import { shortHash } from '../hashing/stable-hash.js';
@@ -17,10 +18,6 @@ export function templateHash(md: StoredObject): string {
 function stringRecord(value: unknown): Record<string, string> {
   if (!isRecord(value)) return {};
   return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
-}
-
-export function clusterNameOf(md: StoredObject): string {
-  return stringAt(md, 'spec', 'clusterName') ?? '';
 }
 
 export function rolloutStrategyOf(md: StoredObject, replicas: number): RolloutStrategy {

@@ -1,13 +1,13 @@
 /** MachineDeployment phases: label → list its MachineSets and Machines → ensure the current MachineSet → roll out. */
 
+import { clusterNameOf, ensureClusterNameLabel } from '../references/cluster-name-label.js';
 import { conditionsOf, isConditionTrue } from '../../../shared/contracts/conditions.js';
 import { numberAt } from '../../../shared/contracts/json.js';
-import { LABEL_CLUSTER_NAME, type StoredObject, isDeleting, keyOf } from '../../../shared/contracts/object.js';
+import { type StoredObject, isDeleting, keyOf } from '../../../shared/contracts/object.js';
 import { isNotFound } from '../../../shared/errors/index.js';
 import type { PhaseResult } from '../skeleton/types.js';
 import {
   LABEL_TEMPLATE_HASH,
-  clusterNameOf,
   newMachineSet,
   rolloutStrategyOf,
   templateHash,
@@ -19,15 +19,8 @@ function controlledBy(obj: StoredObject, uid: string): boolean {
   return (obj.metadata.ownerReferences ?? []).some((r) => r.uid === uid && r.controller === true);
 }
 
-export async function labelMachineDeploymentPhase(s: MachineDeploymentScope): Promise<PhaseResult> {
-  const clusterName = clusterNameOf(s.object);
-  if (s.object.metadata.labels?.[LABEL_CLUSTER_NAME] === clusterName) return {};
-  s.object = await s.ctx.store.update({
-    ...s.object,
-    metadata: { ...s.object.metadata, labels: { ...s.object.metadata.labels, [LABEL_CLUSTER_NAME]: clusterName } },
-  });
-  return {};
-}
+/** MachineSets and MachineDeployments carry their cluster's name label (the cluster index finds them by it). */
+export const labelMachineDeploymentPhase = ensureClusterNameLabel;
 
 /** One listByCluster gives both the MachineSets and their Machines, fresh. */
 export async function findMachineSetsPhase(s: MachineDeploymentScope): Promise<PhaseResult> {

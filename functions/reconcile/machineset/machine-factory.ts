@@ -1,7 +1,8 @@
 /** Pure: the Machine a MachineSet creates from its template, and the names it uses. */
 
+import { clusterNameOf } from '../references/cluster-name-label.js';
 import { randomInt } from 'node:crypto';
-import { clone, isRecord, recordAt, stringAt } from '../../../shared/contracts/json.js';
+import { clone, isRecord, recordAt } from '../../../shared/contracts/json.js';
 import { type KubeObject, LABEL_CLUSTER_NAME, type StoredObject, ownerReferenceTo } from '../../../shared/contracts/object.js';
 import { CORE_GROUP } from '../../../shared/contracts/providers/builtin-providers.js';
 import { readReference } from '../references/object-reference.js';
@@ -30,9 +31,6 @@ export function machineLabels(ms: StoredObject): Record<string, string> {
   };
 }
 
-export function clusterNameOf(ms: StoredObject): string {
-  return stringAt(ms, 'spec', 'clusterName') ?? '';
-}
 
 /** A template reference becomes a reference to the clone named like the Machine; other references stay. */
 function clonedReference(ref: unknown, machineName: string): unknown {

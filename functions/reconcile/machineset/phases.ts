@@ -1,9 +1,9 @@
 /** MachineSet phases (capi-contract.md §1.3): label → find Machines → scale up (clone templates) or down. */
 
+import { clusterNameOf, ensureClusterNameLabel } from '../references/cluster-name-label.js';
 import { conditionsOf, findCondition } from '../../../shared/contracts/conditions.js';
 import { numberAt, stringAt } from '../../../shared/contracts/json.js';
 import {
-  LABEL_CLUSTER_NAME,
   type StoredObject,
   isDeleting,
   ownerReferenceTo,
@@ -13,19 +13,12 @@ import { type ContractReference, describeReference, readReference, referenceKey 
 import { REFERENCE_MISSING_REQUEUE_SECONDS } from '../references/resolve-reference.js';
 import type { PhaseResult } from '../skeleton/types.js';
 import { cloneFromTemplate, kindFromTemplate } from '../templates/clone-template.js';
-import { clusterNameOf, newMachine, randomMachineName } from './machine-factory.js';
+import { newMachine, randomMachineName } from './machine-factory.js';
 import { deletionOrderOf, machinesToDelete } from './scale-down.js';
 import type { MachineSetScope } from './scope.js';
 
-export async function labelMachineSetPhase(s: MachineSetScope): Promise<PhaseResult> {
-  const clusterName = clusterNameOf(s.object);
-  if (s.object.metadata.labels?.[LABEL_CLUSTER_NAME] === clusterName) return {};
-  s.object = await s.ctx.store.update({
-    ...s.object,
-    metadata: { ...s.object.metadata, labels: { ...s.object.metadata.labels, [LABEL_CLUSTER_NAME]: clusterName } },
-  });
-  return {};
-}
+/** MachineSets and MachineDeployments carry their cluster's name label (the cluster index finds them by it). */
+export const labelMachineSetPhase = ensureClusterNameLabel;
 
 export async function findMachinesPhase(s: MachineSetScope): Promise<PhaseResult> {
   const owned = await s.ctx.store.listByOwner(s.object.metadata.uid);
