@@ -1,4 +1,4 @@
-import { LABEL_CLUSTER_NAME, type KubeObject, type ObjectKey, type StoredObject } from '../shared/contracts/object.js';
+import { type GroupKind, LABEL_CLUSTER_NAME, type KubeObject, type ObjectKey, type StoredObject } from '../shared/contracts/object.js';
 import type {
   ChangeSource,
   DeleteOptions,
@@ -110,8 +110,8 @@ export class CountingStore implements ObjectStore, ChangeSource {
     return result;
   }
 
-  async listByCluster(namespace: string, clusterName: string): Promise<StoredObject[]> {
-    const items = await this.inner.listByCluster(namespace, clusterName);
+  async listByCluster(namespace: string, clusterName: string, kind?: GroupKind): Promise<StoredObject[]> {
+    const items = await this.inner.listByCluster(namespace, clusterName, kind);
     this.read('(byCluster)', items);
     return items;
   }

@@ -60,8 +60,11 @@ export interface ObjectStore {
   updateStatus(obj: KubeObject): Promise<StoredObject>;
   delete(key: ObjectKey, options?: DeleteOptions): Promise<DeleteResult>;
   list(query: ListQuery): Promise<ListResult>;
-  /** Objects labelled cluster.x-k8s.io/cluster-name=clusterName in a namespace, any kind. */
-  listByCluster(namespace: string, clusterName: string): Promise<StoredObject[]>;
+  /**
+   * Objects labelled cluster.x-k8s.io/cluster-name=clusterName in a namespace: of any kind, or
+   * of `kind` only (a narrower index read).
+   */
+  listByCluster(namespace: string, clusterName: string, kind?: GroupKind): Promise<StoredObject[]>;
   /** Objects with an ownerReference to this uid, any kind. */
   listByOwner(ownerUid: string): Promise<StoredObject[]>;
 }

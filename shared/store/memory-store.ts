@@ -4,7 +4,7 @@
  * resourceVersion condition atomic here.
  */
 
-import { keyOf, keyString, type KubeObject, type ObjectKey, type StoredObject } from '../contracts/object.js';
+import { type GroupKind, groupOf, keyOf, keyString, type KubeObject, type ObjectKey, type StoredObject } from '../contracts/object.js';
 import { type Clock, systemClock } from '../ports/clock.js';
 import type {
   ChangeSource,
@@ -20,7 +20,6 @@ import { IndexedObjects } from './memory-indexes.js';
 import { matchesLabelSelector } from './label-selector.js';
 import { compareByNamespaceAndName, pageOf } from './list-page.js';
 import { alreadyExists, notFound, planDelete, prepareCreate, prepareStatusUpdate, prepareUpdate } from './prepare-write.js';
-import { asPlainJson } from './stored-object.js';
 
 export interface MemoryObjectStoreOptions {
   clock?: Clock;
@@ -30,6 +29,8 @@ export class MemoryObjectStore implements ObjectStore, ChangeSource {
   private readonly objects = new IndexedObjects();
   private readonly listeners = new Set<(change: ObjectChange) => void>();
   private readonly clock: Clock;
+  /** Serialized form of each stored object (they are never mutated, only replaced): reads parse it. */
+  private readonly texts = new WeakMap<StoredObject, string>();
 
   constructor(options: MemoryObjectStoreOptions = {}) {
     this.clock = options.clock ?? systemClock;
@@ -46,12 +47,12 @@ export class MemoryObjectStore implements ObjectStore, ChangeSource {
     if (this.objects.has(keyString(key))) throw alreadyExists(key);
     this.objects.set(keyString(key), created);
     this.emit({ type: 'INSERT', newObject: created });
-    return asPlainJson(created);
+    return this.copy(created);
   }
 
   async get(key: ObjectKey): Promise<StoredObject | undefined> {
     const found = this.objects.get(keyString(key));
-    return found && asPlainJson(found);
+    return found && this.copy(found);
   }
 
   async update(obj: KubeObject): Promise<StoredObject> {
@@ -60,12 +61,12 @@ export class MemoryObjectStore implements ObjectStore, ChangeSource {
     if (plan.action === 'write') {
       this.objects.set(keyString(keyOf(stored)), plan.object);
       this.emit({ type: 'MODIFY', oldObject: stored, newObject: plan.object });
-      return asPlainJson(plan.object);
+      return this.copy(plan.object);
     }
     this.objects.delete(keyString(keyOf(stored)));
     this.emit({ type: 'REMOVE', oldObject: stored });
     await collectGarbage(this, stored.metadata.uid, 'Background');
-    return asPlainJson(plan.object);
+    return this.copy(plan.object);
   }
 
   async updateStatus(obj: KubeObject): Promise<StoredObject> {
@@ -73,7 +74,7 @@ export class MemoryObjectStore implements ObjectStore, ChangeSource {
     const next = prepareStatusUpdate(stored, obj, this.clock.now());
     this.objects.set(keyString(keyOf(stored)), next);
     this.emit({ type: 'MODIFY', oldObject: stored, newObject: next });
-    return asPlainJson(next);
+    return this.copy(next);
   }
 
   async delete(key: ObjectKey, options: DeleteOptions = {}): Promise<DeleteResult> {
@@ -84,14 +85,14 @@ export class MemoryObjectStore implements ObjectStore, ChangeSource {
       this.objects.delete(keyString(key));
       this.emit({ type: 'REMOVE', oldObject: stored });
       await collectGarbage(this, stored.metadata.uid, policy);
-      return { object: asPlainJson(stored), removed: true };
+      return { object: this.copy(stored), removed: true };
     }
     if (plan.action === 'markDeleting') {
       this.objects.set(keyString(key), plan.object);
       this.emit({ type: 'MODIFY', oldObject: stored, newObject: plan.object });
     }
     if (policy === 'Orphan') await collectGarbage(this, stored.metadata.uid, 'Orphan');
-    return { object: asPlainJson(plan.object), removed: false };
+    return { object: this.copy(plan.object), removed: false };
   }
 
   async list(query: ListQuery): Promise<ListResult> {
@@ -102,11 +103,12 @@ export class MemoryObjectStore implements ObjectStore, ChangeSource {
         matchesLabelSelector(obj.metadata.labels, query.labelSelector ?? []),
     );
     const page = pageOf(matching.sort(compareByNamespaceAndName), query.limit, query.continue);
-    return { ...page, items: page.items.map((obj) => asPlainJson(obj)) };
+    return { ...page, items: page.items.map((obj) => this.copy(obj)) };
   }
 
-  async listByCluster(namespace: string, clusterName: string): Promise<StoredObject[]> {
-    return this.sorted(this.objects.inCluster(namespace, clusterName));
+  async listByCluster(namespace: string, clusterName: string, kind?: GroupKind): Promise<StoredObject[]> {
+    const members = this.objects.inCluster(namespace, clusterName);
+    return this.sorted(kind ? members.filter((obj) => obj.kind === kind.kind && groupOf(obj.apiVersion) === kind.group) : members);
   }
 
   async listByOwner(ownerUid: string): Promise<StoredObject[]> {
@@ -114,7 +116,7 @@ export class MemoryObjectStore implements ObjectStore, ChangeSource {
   }
 
   private sorted(objects: StoredObject[]): StoredObject[] {
-    return objects.sort(compareByNamespaceAndName).map((obj) => asPlainJson(obj));
+    return objects.sort(compareByNamespaceAndName).map((obj) => this.copy(obj));
   }
 
   private stored(key: ObjectKey): StoredObject {
@@ -124,6 +126,22 @@ export class MemoryObjectStore implements ObjectStore, ChangeSource {
   }
 
   private emit(change: ObjectChange): void {
-    for (const listener of this.listeners) listener(structuredClone(change));
+    for (const listener of this.listeners) {
+      listener({
+        type: change.type,
+        ...(change.oldObject ? { oldObject: this.copy(change.oldObject) } : {}),
+        ...(change.newObject ? { newObject: this.copy(change.newObject) } : {}),
+      });
+    }
+  }
+
+  /** A deep, plain-JSON copy for a caller: parsing the cached text costs half a JSON round trip. */
+  private copy(obj: StoredObject): StoredObject {
+    let text = this.texts.get(obj);
+    if (text === undefined) {
+      text = JSON.stringify(obj);
+      this.texts.set(obj, text);
+    }
+    return JSON.parse(text);
   }
 }

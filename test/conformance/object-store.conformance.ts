@@ -486,6 +486,11 @@ export function describeObjectStoreConformance(name: string, makeStore: () => Pr
         await store.create({ apiVersion: `bootstrap.${GROUP}/v1beta2`, kind: 'KubeadmConfig', metadata: { name: 'kc', namespace: 'ns1', labels: label }, spec: {} });
         const found = await store.listByCluster('ns1', 'c1');
         expect(found.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(['KubeadmConfig/kc', 'Machine/m1']);
+        const machines = await store.listByCluster('ns1', 'c1', { group: GROUP, kind: 'Machine' });
+        expect(machines.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['Machine/m1']);
+        const configs = await store.listByCluster('ns1', 'c1', { group: `bootstrap.${GROUP}`, kind: 'KubeadmConfig' });
+        expect(configs.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['KubeadmConfig/kc']);
+        expect(await store.listByCluster('ns1', 'c1', { group: GROUP, kind: 'Mach' })).toEqual([]);
       });
 
       it('follows cluster label changes', async () => {

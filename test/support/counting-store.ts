@@ -1,4 +1,4 @@
-import type { KubeObject, ObjectKey, StoredObject } from '../../shared/contracts/object.js';
+import type { GroupKind, KubeObject, ObjectKey, StoredObject } from '../../shared/contracts/object.js';
 import type { DeleteOptions, DeleteResult, ListQuery, ListResult, ObjectStore } from '../../shared/ports/object-store.js';
 
 export interface StoreCounts {
@@ -43,9 +43,9 @@ export class CountingStore implements ObjectStore {
     this.counts.reads++;
     return this.inner.list(query);
   }
-  listByCluster(namespace: string, clusterName: string): Promise<StoredObject[]> {
+  listByCluster(namespace: string, clusterName: string, kind?: GroupKind): Promise<StoredObject[]> {
     this.counts.reads++;
-    return this.inner.listByCluster(namespace, clusterName);
+    return this.inner.listByCluster(namespace, clusterName, kind);
   }
   listByOwner(ownerUid: string): Promise<StoredObject[]> {
     this.counts.reads++;

@@ -21,7 +21,7 @@ const CLUSTER_KIND: GroupKind = { group: 'cluster.x-k8s.io', kind: 'Cluster' };
 
 /** The store reads the router needs to map a change to the objects that watch it. */
 export interface ReferrerLookup {
-  listByCluster(namespace: string, clusterName: string): Promise<StoredObject[]>;
+  listByCluster(namespace: string, clusterName: string, kind?: GroupKind): Promise<StoredObject[]>;
   list(query: ListQuery): Promise<ListResult>;
 }
 
@@ -106,7 +106,7 @@ async function inClusters(
 ): Promise<StoredObject[]> {
   const found: StoredObject[] = [];
   for (const cluster of clusters) {
-    const members = await lookup.listByCluster(namespace, cluster);
+    const members = await lookup.listByCluster(namespace, cluster, kind);
     found.push(...members.filter((m) => sameGroupKind({ group: groupOf(m.apiVersion), kind: m.kind }, kind)));
   }
   return found;

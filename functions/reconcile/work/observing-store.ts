@@ -1,4 +1,4 @@
-import { keyString, keyOf, type ObjectKey, type StoredObject } from '../../../shared/contracts/object.js';
+import { type GroupKind, keyString, keyOf, type ObjectKey, type StoredObject } from '../../../shared/contracts/object.js';
 import type { ObjectStore } from '../../../shared/ports/object-store.js';
 
 /**
@@ -48,8 +48,8 @@ export class ObservingStore implements ObjectStore {
   list(...args: Parameters<ObjectStore['list']>) {
     return this.inner.list(...args);
   }
-  listByCluster(namespace: string, clusterName: string) {
-    return this.inner.listByCluster(namespace, clusterName);
+  listByCluster(namespace: string, clusterName: string, kind?: GroupKind) {
+    return this.inner.listByCluster(namespace, clusterName, kind);
   }
   listByOwner(ownerUid: string) {
     return this.inner.listByOwner(ownerUid);

@@ -19,7 +19,7 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { isRecord } from '../../../contracts/json.js';
-import { keyOf, type KubeObject, type ObjectKey, type StoredObject } from '../../../contracts/object.js';
+import { type GroupKind, keyOf, type KubeObject, type ObjectKey, type StoredObject } from '../../../contracts/object.js';
 import { BadRequestError, isConflict, isNotFound } from '../../../errors/index.js';
 import { type Clock, systemClock } from '../../../ports/clock.js';
 import type {
@@ -56,6 +56,7 @@ import {
   itemKey,
   itemToObject,
   clusterPartitionOf,
+  clusterSortKeyPrefix,
   kindPartitionOf,
   mutableAttributes,
   objectToItem,
@@ -102,15 +103,19 @@ export class DynamoObjectStore implements ObjectStore, ChangeSource {
     return this.secretAccess ? [partition, `${SECRET_PARTITION_PREFIX}${partition}`] : [partition];
   }
 
-  private async queryIndexPartitions(index: { name: string; partitionKey: string }, partition: string): Promise<Item[]> {
+  private async queryIndexPartitions(
+    index: { name: string; partitionKey: string; sortKey: string },
+    partition: string,
+    sortKeyPrefix?: string,
+  ): Promise<Item[]> {
     const pages = await Promise.all(
       this.indexPartitions(partition).map((pk) =>
         this.queryAll({
           TableName: this.tableName,
           IndexName: index.name,
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': index.partitionKey },
-          ExpressionAttributeValues: { ':pk': { S: pk } },
+          KeyConditionExpression: sortKeyPrefix ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': index.partitionKey, ...(sortKeyPrefix ? { '#sk': index.sortKey } : {}) },
+          ExpressionAttributeValues: { ':pk': { S: pk }, ...(sortKeyPrefix ? { ':prefix': { S: sortKeyPrefix } } : {}) },
         }),
       ),
     );
@@ -268,8 +273,9 @@ export class DynamoObjectStore implements ObjectStore, ChangeSource {
     return this.pagedQuery(base, query);
   }
 
-  async listByCluster(namespace: string, clusterName: string): Promise<StoredObject[]> {
-    const items = await this.queryIndexPartitions(TABLE_INDEXES.byCluster, clusterPartitionOf(namespace, clusterName));
+  async listByCluster(namespace: string, clusterName: string, kind?: GroupKind): Promise<StoredObject[]> {
+    const prefix = kind ? clusterSortKeyPrefix(kind.group, kind.kind) : undefined;
+    const items = await this.queryIndexPartitions(TABLE_INDEXES.byCluster, clusterPartitionOf(namespace, clusterName), prefix);
     return objectsOf(items);
   }
 

@@ -71,6 +71,11 @@ export function secretScoped(group: string, kind: string, partition: string): st
   return isSecretKind(group, kind) ? `${SECRET_PARTITION_PREFIX}${partition}` : partition;
 }
 
+/** byCluster sort keys start with the kind, so a kind's members are one begins_with range. */
+export function clusterSortKeyPrefix(group: string, kind: string): string {
+  return `${groupSegment(group)}#${kind}#`;
+}
+
 export function clusterPartitionOf(namespace: string, clusterName: string): string {
   return `${namespace}#${clusterName}`;
 }
@@ -101,7 +106,7 @@ export function mutableAttributes(obj: KubeObject): { set: Item; remove: string[
   const cluster = obj.metadata.labels?.[LABEL_CLUSTER_NAME];
   if (cluster) {
     set[TABLE_INDEXES.byCluster.partitionKey] = { S: secretScoped(group, obj.kind, clusterPartitionOf(namespace, cluster)) };
-    set[TABLE_INDEXES.byCluster.sortKey] = { S: `${groupSegment(group)}#${obj.kind}#${name}` };
+    set[TABLE_INDEXES.byCluster.sortKey] = { S: `${clusterSortKeyPrefix(group, obj.kind)}${name}` };
   } else {
     remove.push(TABLE_INDEXES.byCluster.partitionKey, TABLE_INDEXES.byCluster.sortKey);
   }
