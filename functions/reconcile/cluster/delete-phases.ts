@@ -4,6 +4,7 @@
  * infrastructure, each waited for; then the skeleton drops the finalizer.
  */
 
+import { listClusterMembers, MACHINE, MACHINE_DEPLOYMENT, MACHINE_SET } from '../references/cluster-members.js';
 import { type ObjectKey, type StoredObject, isDeleting, keyOf } from '../../../shared/contracts/object.js';
 import { isNotFound } from '../../../shared/errors/index.js';
 import { readReference, referenceKey } from '../references/object-reference.js';
@@ -54,7 +55,11 @@ export function startClusterDeletionPhase(s: ClusterScope): PhaseResult {
 }
 
 export async function deleteWorkersPhase(s: ClusterScope): Promise<PhaseResult> {
-  const descendants = await s.ctx.store.listByCluster(s.object.metadata.namespace, s.object.metadata.name);
+  const descendants = await listClusterMembers(s.ctx.store, s.object.metadata.namespace, s.object.metadata.name, [
+    MACHINE_DEPLOYMENT,
+    MACHINE_SET,
+    MACHINE,
+  ]);
   const targets = descendantsToDelete(descendants, readReference(s.object, 'spec', 'controlPlaneRef') !== undefined);
   if (targets.length === 0) return {};
   for (const target of targets.filter((t) => !isDeleting(t))) await deleteIgnoringGone(s, keyOf(target));

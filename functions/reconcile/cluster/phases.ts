@@ -1,5 +1,6 @@
 /** Cluster phases (capi-contract.md §3.1): infrastructure → control plane → descendants → persist → summary. */
 
+import { listClusterMembers, MACHINE, MACHINE_DEPLOYMENT, MACHINE_SET } from '../references/cluster-members.js';
 import { conditionsOf, findCondition } from '../../../shared/contracts/conditions.js';
 import { deepEqual, stringAt } from '../../../shared/contracts/json.js';
 import { LABEL_CLUSTER_NAME } from '../../../shared/contracts/object.js';
@@ -90,9 +91,9 @@ export async function reconcileControlPlanePhase(s: ClusterScope): Promise<Phase
   return {};
 }
 
-/** One listByCluster: worker counters, and without a controlPlaneRef the control plane from its Machines. */
+/** Machines, MachineSets and MachineDeployments: worker counters, and without a controlPlaneRef the control plane from its Machines. */
 export async function reconcileDescendantsPhase(s: ClusterScope): Promise<PhaseResult> {
-  s.descendants = await s.ctx.store.listByCluster(s.object.metadata.namespace, s.object.metadata.name);
+  s.descendants = await listClusterMembers(s.ctx.store, s.object.metadata.namespace, s.object.metadata.name, [MACHINE, MACHINE_SET, MACHINE_DEPLOYMENT]);
   s.workers = workerCounters(s.descendants);
   if (readReference(s.object, 'spec', 'controlPlaneRef')) return {};
   const cp = controlPlaneMachineCounters(s.descendants);

@@ -1,5 +1,7 @@
 /** KubeadmControlPlane phases (capi-contract.md §3.4): cluster → certificates → kubeconfig → machines → scale/rollout. */
 
+import { listClusterMembers, MACHINE } from '../references/cluster-members.js';
+import { readReference } from '../references/object-reference.js';
 import { booleanAt, stringAt } from '../../../shared/contracts/json.js';
 import {
   type KubeObject,
@@ -133,11 +135,17 @@ function infraMachineOf(machine: StoredObject, objects: readonly StoredObject[])
   return objects.find((o) => o.kind === kind && o.metadata.name === name);
 }
 
-/** One list call: the cluster's objects, from which this KCP's Machines and their InfraMachines are picked. */
+/** The cluster's Machines, then the InfraMachines of the kinds they name: this KCP's Machines and their InfraMachines are picked from them. */
 export async function collectMachines(scope: KcpScope): Promise<PhaseResult | undefined> {
   const { clusterName } = scope;
   if (!clusterName) return STOP;
-  scope.clusterObjects = await scope.ctx.store.listByCluster(scope.object.metadata.namespace, clusterName);
+  const { namespace } = scope.object.metadata;
+  const machines = await scope.ctx.store.listByCluster(namespace, clusterName, MACHINE);
+  const infraKinds = machines.flatMap((m) => {
+    const ref = readReference(m, 'spec', 'infrastructureRef');
+    return ref ? [{ group: ref.apiGroup, kind: ref.kind }] : [];
+  });
+  scope.clusterObjects = [...machines, ...(await listClusterMembers(scope.ctx.store, namespace, clusterName, infraKinds))];
   scope.machines = scope.clusterObjects.filter((o) => o.kind === 'Machine' && isControlledBy(o, scope.object));
   const specHash = configSpecHash(scope.spec.kubeadmConfigSpec);
   const now = scope.ctx.clock.now();

@@ -1,5 +1,6 @@
 /** MachineDeployment phases: label → list its MachineSets and Machines → ensure the current MachineSet → roll out. */
 
+import { listClusterMembers, MACHINE, MACHINE_SET } from '../references/cluster-members.js';
 import { clusterNameOf, ensureClusterNameLabel } from '../references/cluster-name-label.js';
 import { conditionsOf, isConditionTrue } from '../../../shared/contracts/conditions.js';
 import { numberAt } from '../../../shared/contracts/json.js';
@@ -22,9 +23,9 @@ function controlledBy(obj: StoredObject, uid: string): boolean {
 /** MachineSets and MachineDeployments carry their cluster's name label (the cluster index finds them by it). */
 export const labelMachineDeploymentPhase = ensureClusterNameLabel;
 
-/** One listByCluster gives both the MachineSets and their Machines, fresh. */
+/** The cluster's MachineSets and Machines, fresh. */
 export async function findMachineSetsPhase(s: MachineDeploymentScope): Promise<PhaseResult> {
-  const all = await s.ctx.store.listByCluster(s.object.metadata.namespace, clusterNameOf(s.object));
+  const all = await listClusterMembers(s.ctx.store, s.object.metadata.namespace, clusterNameOf(s.object), [MACHINE_SET, MACHINE]);
   s.hash = templateHash(s.object);
   s.machineSets = all.filter((o) => o.kind === 'MachineSet' && controlledBy(o, s.object.metadata.uid));
   const setUids = new Set(s.machineSets.map((ms) => ms.metadata.uid));

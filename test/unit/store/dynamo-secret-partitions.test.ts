@@ -42,7 +42,11 @@ describe('Secret items in the indexes (IAM LeadingKeys must cover them)', () => 
     expect(names(await store.listByOwner(owner.metadata.uid))).toEqual(['c1-ca', 'c1-lock']);
     expect((await store.list({ group: '', kind: 'Secret' })).items.map((o) => o.metadata.name)).toEqual(['c1-ca']);
 
+    expect(names(await store.listByCluster('default', 'c1', { group: '', kind: 'Secret' }))).toEqual(['c1-ca']);
+    expect(names(await store.listByCluster('default', 'c1', { group: '', kind: 'ConfigMap' }))).toEqual(['c1-lock']);
+
     const withoutSecrets = new DynamoObjectStore({ client, tableName, secretAccess: false });
+    expect(await withoutSecrets.listByCluster('default', 'c1', { group: '', kind: 'Secret' })).toEqual([]);
     expect(names(await withoutSecrets.listByCluster('default', 'c1'))).toEqual(['c1', 'c1-lock']);
     expect(names(await withoutSecrets.listByOwner(owner.metadata.uid))).toEqual(['c1-lock']);
   });

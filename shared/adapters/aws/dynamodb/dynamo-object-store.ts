@@ -57,6 +57,7 @@ import {
   itemToObject,
   clusterPartitionOf,
   clusterSortKeyPrefix,
+  isSecretKind,
   kindPartitionOf,
   mutableAttributes,
   objectToItem,
@@ -98,18 +99,24 @@ export class DynamoObjectStore implements ObjectStore, ChangeSource {
     this.secretAccess = options.secretAccess ?? true;
   }
 
-  /** The index partitions to query for one logical partition: its own, and its Secret twin when allowed. */
-  private indexPartitions(partition: string): string[] {
-    return this.secretAccess ? [partition, `${SECRET_PARTITION_PREFIX}${partition}`] : [partition];
+  /**
+   * The index partitions to query for one logical partition: its own, and its Secret twin when
+   * allowed and when the query is not narrowed to another kind.
+   */
+  private indexPartitions(partition: string, kind?: GroupKind): string[] {
+    const secrets = this.secretAccess && (kind === undefined || isSecretKind(kind.group, kind.kind));
+    const ordinary = kind === undefined || !isSecretKind(kind.group, kind.kind);
+    return [...(ordinary ? [partition] : []), ...(secrets ? [`${SECRET_PARTITION_PREFIX}${partition}`] : [])];
   }
 
   private async queryIndexPartitions(
     index: { name: string; partitionKey: string; sortKey: string },
     partition: string,
-    sortKeyPrefix?: string,
+    kind?: GroupKind,
   ): Promise<Item[]> {
+    const sortKeyPrefix = kind ? clusterSortKeyPrefix(kind.group, kind.kind) : undefined;
     const pages = await Promise.all(
-      this.indexPartitions(partition).map((pk) =>
+      this.indexPartitions(partition, kind).map((pk) =>
         this.queryAll({
           TableName: this.tableName,
           IndexName: index.name,
@@ -274,8 +281,7 @@ export class DynamoObjectStore implements ObjectStore, ChangeSource {
   }
 
   async listByCluster(namespace: string, clusterName: string, kind?: GroupKind): Promise<StoredObject[]> {
-    const prefix = kind ? clusterSortKeyPrefix(kind.group, kind.kind) : undefined;
-    const items = await this.queryIndexPartitions(TABLE_INDEXES.byCluster, clusterPartitionOf(namespace, clusterName), prefix);
+    const items = await this.queryIndexPartitions(TABLE_INDEXES.byCluster, clusterPartitionOf(namespace, clusterName), kind);
     return objectsOf(items);
   }
 
