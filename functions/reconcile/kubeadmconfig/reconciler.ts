@@ -29,7 +29,7 @@ export const kubeadmConfigReconciler: ReconcilerDefinition<KubeadmConfigScope> =
       kind: { group: CORE_GROUP, kind: 'Machine' },
       by: 'reference',
       field: 'spec.bootstrap.configRef',
-      changes: ['spec.version', 'spec.bootstrap', 'metadata.labels', 'metadata.deletionTimestamp'],
+      changes: ['spec.version', 'spec.bootstrap.configRef', 'metadata.labels', 'metadata.deletionTimestamp'],
     },
   ],
   createScope: createKubeadmConfigScope,
