@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isRecord, stringAt } from '../../shared/contracts/json.js';
 import { defaultKinds, type KindInfo } from '../../shared/contracts/kinds.js';
 import { groupOf, type KubeObject, versionOf } from '../../shared/contracts/object.js';
+import { objectMetaSchema } from '../../shared/contracts/schemas/common/metadata.js';
 
 /** The answer of one API call: status code and parsed JSON body (a Kubernetes object or Status). */
 export interface RestResponse {
@@ -110,31 +111,11 @@ export function collectionPath(apiVersion: string, kind: string, namespace: stri
   return `${root}/namespaces/${namespace}/${info.plural}`;
 }
 
-const ownerReferenceSchema = z.looseObject({
-  apiVersion: z.string(),
-  kind: z.string(),
-  name: z.string(),
-  uid: z.string(),
-  controller: z.boolean().optional(),
-  blockOwnerDeletion: z.boolean().optional(),
-});
-
 const kubeObjectSchema = z.looseObject({
   apiVersion: z.string(),
   kind: z.string(),
-  metadata: z.looseObject({
-    name: z.string(),
-    namespace: z.string().optional(),
-    uid: z.string().optional(),
-    resourceVersion: z.string().optional(),
-    generation: z.number().optional(),
-    creationTimestamp: z.string().optional(),
-    deletionTimestamp: z.string().optional(),
-    finalizers: z.array(z.string()).optional(),
-    ownerReferences: z.array(ownerReferenceSchema).optional(),
-    labels: z.record(z.string(), z.string()).optional(),
-    annotations: z.record(z.string(), z.string()).optional(),
-  }),
+  // The same metadata schema admission applies: the API only returns objects it admitted.
+  metadata: objectMetaSchema,
   spec: z.record(z.string(), z.unknown()).optional(),
   status: z.record(z.string(), z.unknown()).optional(),
   type: z.string().optional(),
