@@ -1,19 +1,16 @@
 /** Starts DynamoDB Local (a Java process) for the aws-wire tests. */
 
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { freePort } from './free-port.js';
+import { type RunningEmulator, startEmulator } from './emulator-process.js';
 
 export const DYNAMODB_LOCAL_DIR = resolve(import.meta.dirname, '../../../.tools/dynamodb-local');
 const JAR = 'DynamoDBLocal.jar';
 const STARTUP_TIMEOUT_MS = 60_000;
 
-export interface RunningDynamoDbLocal {
-  endpoint: string;
-  stop(): Promise<void>;
-}
+export type RunningDynamoDbLocal = RunningEmulator;
 
 /** What is missing to run DynamoDB Local, with how to fix it; undefined when it can run. */
 export function dynamoDbLocalMissing(): string | undefined {
@@ -30,54 +27,28 @@ export function dynamoDbLocalMissing(): string | undefined {
 export async function startDynamoDbLocal(): Promise<RunningDynamoDbLocal> {
   const missing = dynamoDbLocalMissing();
   if (missing) throw new Error(missing);
-  const port = await freePort();
-  const child = spawn(
-    'java',
-    ['-Xmx256m', '-XX:TieredStopAtLevel=1', '-jar', JAR, '-inMemory', '-sharedDb', '-disableTelemetry', '-port', String(port)],
-    { cwd: DYNAMODB_LOCAL_DIR, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
+  return startEmulator({
+    name: 'DynamoDB Local',
+    command: 'java',
+    args: (port) => ['-Xmx256m', '-XX:TieredStopAtLevel=1', '-jar', JAR, '-inMemory', '-sharedDb', '-disableTelemetry', '-port', String(port)],
+    cwd: DYNAMODB_LOCAL_DIR,
+    answers: listsTables,
+    probeDescription: 'ListTables',
+    startupTimeoutMs: STARTUP_TIMEOUT_MS,
   });
-  const endpoint = `http://127.0.0.1:${port}`;
-  try {
-    await waitUntilAnswering(endpoint, child, () => stderr);
-  } catch (error) {
-    await stopProcess(child);
-    throw error;
-  }
-  return { endpoint, stop: () => stopProcess(child) };
 }
 
-async function waitUntilAnswering(endpoint: string, child: ChildProcess, stderr: () => string): Promise<void> {
+async function listsTables(endpoint: string): Promise<boolean> {
   const client = new DynamoDBClient({
     endpoint,
     region: 'us-east-1',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     maxAttempts: 1,
   });
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   try {
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}: ${stderr()}`);
-      try {
-        await client.send(new ListTablesCommand({}));
-        return;
-      } catch {
-        await new Promise((resolveDelay) => setTimeout(resolveDelay, 200));
-      }
-    }
-    throw new Error(`DynamoDB Local did not answer ListTables at ${endpoint} within ${STARTUP_TIMEOUT_MS} ms: ${stderr()}`);
+    await client.send(new ListTablesCommand({}));
+    return true;
   } finally {
     client.destroy();
   }
-}
-
-function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolveStop) => {
-    child.once('exit', () => resolveStop());
-    child.kill('SIGTERM');
-  });
 }

@@ -4,8 +4,8 @@
  * endpoint for `capless up --endpoint`.
  */
 
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { freePort } from './free-port.js';
+import { spawnSync } from 'node:child_process';
+import { type RunningEmulator, startEmulator } from './emulator-process.js';
 
 /** The moto release the tests were written against (pin it in CI's install step). */
 export const MOTO_VERSION = '5.2.5';
@@ -16,10 +16,7 @@ const INSTALL_HINT = `pip install "moto[server]==${MOTO_VERSION}"`;
 /** Python modules moto's server needs: moto itself and the `server` extra's web stack. */
 const SERVER_MODULES = ['moto', 'flask', 'flask_cors'] as const;
 
-export interface RunningMotoServer {
-  endpoint: string;
-  stop(): Promise<void>;
-}
+export type RunningMotoServer = RunningEmulator;
 
 /**
  * What is missing to run moto's server, with how to fix it; undefined when it can run. `python`
@@ -47,46 +44,17 @@ export function motoMissing(python: readonly [string, ...string[]] = [PYTHON]): 
 export async function startMotoServer(): Promise<RunningMotoServer> {
   const missing = motoMissing();
   if (missing) throw new Error(missing);
-  const port = await freePort();
-  const child = spawn(PYTHON, ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(port)], {
-    stdio: ['ignore', 'ignore', 'pipe'],
+  return startEmulator({
+    name: "moto's server",
+    command: PYTHON,
+    args: (port) => ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(port)],
     env: { ...process.env, PYTHONUNBUFFERED: '1' },
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    // Flask logs every request on stderr: keep only the head, enough to explain a failed start.
-    if (stderr.length < 4_000) stderr += chunk.toString();
-  });
-  const endpoint = `http://127.0.0.1:${port}`;
-  try {
-    await waitUntilAnswering(endpoint, child, () => stderr);
-  } catch (error) {
-    await stopProcess(child);
-    throw error;
-  }
-  return { endpoint, stop: () => stopProcess(child) };
-}
-
-async function waitUntilAnswering(endpoint: string, child: ChildProcess, stderr: () => string): Promise<void> {
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`moto's server exited with code ${child.exitCode}: ${stderr()}`);
-    try {
+    answers: async (endpoint) => {
       const response = await fetch(`${endpoint}/moto-api/`);
       await response.arrayBuffer();
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolveDelay) => setTimeout(resolveDelay, 100));
-  }
-  throw new Error(`moto's server did not answer GET /moto-api/ at ${endpoint} within ${STARTUP_TIMEOUT_MS} ms: ${stderr()}`);
-}
-
-function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolveStop) => {
-    child.once('exit', () => resolveStop());
-    child.kill('SIGTERM');
+      return response.ok;
+    },
+    probeDescription: 'GET /moto-api/',
+    startupTimeoutMs: STARTUP_TIMEOUT_MS,
   });
 }
