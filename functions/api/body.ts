@@ -1,6 +1,8 @@
 import { parse as parseYaml } from 'yaml';
 import { BadRequestError, TooLargeError, UnsupportedMediaTypeError } from '../../shared/errors/index.js';
 import { type ApiRequest, MAX_BODY_BYTES } from './http.js';
+import { parseJsonText } from './input/json-text.js';
+import { checkUntrustedStructure } from './input/structure-limits.js';
 
 const JSON_TYPES = ['application/json', 'application/yaml', 'application/apply-patch+yaml', '*/*', ''];
 export const PATCH_TYPES = [
@@ -32,13 +34,29 @@ export function parsePatchBody(request: ApiRequest): { type: PatchType; patch: u
   return { type: known, patch: parseText(request, false) };
 }
 
+/** A JSON document from text that is not a create/replace/patch body (DeleteOptions): the same checks. */
+export function parseJsonBody(text: string, what: string): unknown {
+  checkSize(text);
+  const parsed = parseJsonText(text, what);
+  checkUntrustedStructure(parsed, what);
+  return parsed;
+}
+
+/** Every body enters here: size, syntax, duplicate keys, nesting and forbidden keys are checked once. */
 function parseText(request: ApiRequest, yaml: boolean): unknown {
   checkSize(request.body);
   if (request.body.trim() === '') throw new BadRequestError('the request body is empty');
+  const parsed = yaml ? parseYamlText(request.body) : parseJsonText(request.body, 'the request body');
+  checkUntrustedStructure(parsed, 'the request body');
+  return parsed;
+}
+
+function parseYamlText(text: string): unknown {
   try {
-    return yaml ? parseYaml(request.body, { maxAliasCount: 100 }) : JSON.parse(request.body);
+    // uniqueKeys (the default) refuses duplicate keys; aliases are bounded against billion-laughs bodies.
+    return parseYaml(text, { maxAliasCount: 100, uniqueKeys: true });
   } catch (error) {
-    throw new BadRequestError(`the request body is not valid ${yaml ? 'YAML' : 'JSON'}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new BadRequestError(`the request body is not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
