@@ -2,11 +2,16 @@ import { timingSafeEqual } from 'node:crypto';
 import { UnauthorizedError } from '../../shared/errors/index.js';
 import type { ApiRequest } from './http.js';
 
-/** Who is calling, and what they may read beyond ordinary objects. */
+/**
+ * Who is calling, and what they may do with Secrets (bootstrap data, CA keys, kubeconfigs)
+ * beyond listing them without their data. See secret-access.ts for the rule per verb.
+ */
 export interface Principal {
   name: string;
-  /** Secrets (bootstrap data, CA keys, kubeconfigs) need this explicit permission. */
+  /** get, and every verb on a named Secret (they all return or reveal its data). */
   canReadSecrets: boolean;
+  /** create, update, patch, delete. */
+  canWriteSecrets: boolean;
 }
 
 /** Resolves the caller of a request or throws UnauthorizedError. Never anonymous. */

@@ -24,23 +24,26 @@ export function httpApiResult(response: ApiResponse): APIGatewayProxyStructuredR
 
 /** The scope a JWT must carry to read Secrets (bootstrap data, CA keys, kubeconfigs). */
 export const SECRETS_READ_SCOPE = 'capless/secrets.read';
+/** The scope a JWT must carry to create, change or delete Secrets. */
+export const SECRETS_WRITE_SCOPE = 'capless/secrets.write';
 
 /**
  * On AWS, API Gateway's authorizer has already checked the caller (IAM SigV4 per route, or a
- * JWT). IAM decides per path, so an IAM caller that reached a Secret path was allowed it; a JWT
- * caller needs the secrets scope.
+ * JWT). IAM decides per route and method (ManagementApi's grant methods keep every verb on the
+ * Secret routes apart), so an IAM caller that reached a Secret route was allowed that verb; a JWT
+ * caller needs the secrets scopes.
  */
 export function authorizerPrincipal(event: APIGatewayProxyEventV2): Authenticator {
   return () => {
     const authorizer: unknown = Reflect.get(event.requestContext, 'authorizer');
     const iamArn = stringAt(authorizer, 'iam', 'userArn');
-    if (iamArn) return { name: iamArn, canReadSecrets: true } satisfies Principal;
+    if (iamArn) return { name: iamArn, canReadSecrets: true, canWriteSecrets: true } satisfies Principal;
     const subject = stringAt(authorizer, 'jwt', 'claims', 'sub');
     if (subject) {
       const scopes = valueAt(authorizer, 'jwt', 'scopes');
       const scopeClaim = stringAt(authorizer, 'jwt', 'claims', 'scope') ?? '';
       const list = Array.isArray(scopes) ? scopes.map(String) : scopeClaim.split(' ');
-      return { name: subject, canReadSecrets: list.includes(SECRETS_READ_SCOPE) };
+      return { name: subject, canReadSecrets: list.includes(SECRETS_READ_SCOPE), canWriteSecrets: list.includes(SECRETS_WRITE_SCOPE) };
     }
     throw new UnauthorizedError('Unauthorized: no authorizer identity on the request');
   };

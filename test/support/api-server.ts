@@ -33,6 +33,8 @@ export interface TestApiOptions {
   admission?: Admission;
   /** Principal may read Secrets (default true: the embedded admin token can). */
   canReadSecrets?: boolean;
+  /** Principal may create, change and delete Secrets (default true). */
+  canWriteSecrets?: boolean;
   /** Serve HTTPS with a fresh self-signed certificate (default true: kubectl sends bearer tokens only over TLS). */
   tls?: boolean;
 }
@@ -51,7 +53,7 @@ export const startTestApi: TestApiFactory = async (options = {}) => {
     kinds,
     admission: options.admission ?? pathAdmission(kinds, builtinProviderLookup),
     authenticate: bearerTokenAuthenticator([
-      { token: TEST_TOKEN, principal: { name: 'test-admin', canReadSecrets: options.canReadSecrets ?? true } },
+      { token: TEST_TOKEN, principal: { name: 'test-admin', canReadSecrets: options.canReadSecrets ?? true, canWriteSecrets: options.canWriteSecrets ?? true } },
     ]),
     logger: silentLogger,
   };

@@ -1,0 +1,88 @@
+import type { KindInfo } from '../../../shared/contracts/kinds.js';
+import { BadRequestError, MethodNotAllowedError } from '../../../shared/errors/index.js';
+import type { ListQuery, ObjectStore } from '../../../shared/ports/object-store.js';
+import { parseLabelSelector } from '../../../shared/store/label-selector.js';
+import type { Principal } from '../auth.js';
+import { type ApiRequest, type ApiResponse, jsonResponse } from '../http.js';
+import { type ResourcePath, apiVersionOf } from '../paths.js';
+import { visibleTo } from '../secret-access.js';
+import { presentAs } from './present.js';
+
+/** Largest page a list returns at once; a larger `limit` gets this many and a continue token. */
+export const MAX_LIST_PAGE = 10_000;
+
+/** `metadata.name` and `metadata.namespace` values that can name an object (longer ones match nothing). */
+const MAX_SELECTED_NAME = 253;
+const MAX_SELECTED_NAMESPACE = 63;
+
+/** GET on a collection: label and field selectors, paging; Secret data never appears. */
+export async function list(request: ApiRequest, path: ResourcePath, principal: Principal, store: ObjectStore): Promise<ApiResponse> {
+  refuseWatch(request);
+  const query = listQuery(request, path);
+  const result = query ? await store.list(query) : { items: [] };
+  return jsonResponse(200, {
+    apiVersion: apiVersionOf(path.info, path.version),
+    kind: `${path.info.kind}List`,
+    metadata: { resourceVersion: '', ...(result.continue ? { continue: result.continue } : {}) },
+    items: result.items.map((item) => visibleTo(presentAs(item, path.info), path.info, principal, true)),
+  });
+}
+
+/** Watches are not served yet: say so instead of answering with a list the client takes for a stream. */
+export function refuseWatch(request: ApiRequest): void {
+  const watch = request.query.get('watch');
+  if (watch === null || watch === '' || watch === 'false' || watch === '0') return;
+  throw new MethodNotAllowedError('watch is not supported by this server (a list without watch=true is)');
+}
+
+/** The store query for a list request, or undefined when the selectors can match nothing. */
+function listQuery(request: ApiRequest, path: ResourcePath): ListQuery | undefined {
+  const query: ListQuery = { group: path.info.group, kind: path.info.kind };
+  if (path.namespace !== undefined) query.namespace = path.namespace;
+  const selector = request.query.get('labelSelector');
+  if (selector) query.labelSelector = parseLabelSelector(selector);
+  if (!applyFieldSelector(request.query.get('fieldSelector'), query, path.info)) return undefined;
+  const limit = parseLimit(request.query.get('limit'));
+  if (limit !== undefined) query.limit = limit;
+  const token = request.query.get('continue');
+  if (token) query.continue = token;
+  return query;
+}
+
+function parseLimit(limit: string | null): number | undefined {
+  if (!limit) return undefined;
+  const n = Number(limit);
+  if (!/^[0-9]+$/.test(limit) || !Number.isSafeInteger(n)) {
+    throw new BadRequestError(`limit must be a non-negative integer, got ${JSON.stringify(limit.slice(0, 64))}`, {
+      causes: [{ field: 'limit', reason: 'FieldValueInvalid', message: 'must be a non-negative integer' }],
+    });
+  }
+  return n === 0 ? undefined : Math.min(n, MAX_LIST_PAGE);
+}
+
+/** Applies `metadata.name` and `metadata.namespace` terms; false when they can match no object. */
+function applyFieldSelector(selector: string | null, query: ListQuery, info: KindInfo): boolean {
+  if (!selector) return true;
+  let satisfiable = true;
+  for (const term of selector.split(',')) satisfiable = applyFieldTerm(term, query, info) && satisfiable;
+  return satisfiable;
+}
+
+function applyFieldTerm(term: string, query: ListQuery, info: KindInfo): boolean {
+  const match = /^(metadata\.name|metadata\.namespace)(==|=)(.*)$/.exec(term.trim());
+  if (!match) {
+    throw new BadRequestError(`field selector ${JSON.stringify(term.slice(0, 256))} is not supported: only metadata.name and metadata.namespace`, {
+      causes: [{ field: 'fieldSelector', reason: 'FieldValueNotSupported', message: term.slice(0, 256) }],
+    });
+  }
+  const value = match[3] ?? '';
+  if (match[1] === 'metadata.name') {
+    const conflicting = query.name !== undefined && query.name !== value;
+    query.name = value;
+    return value !== '' && value.length <= MAX_SELECTED_NAME && !conflicting;
+  }
+  // Namespaced kinds have no object with an empty namespace; cluster-scoped ones none with another.
+  const conflicting = query.namespace !== undefined && query.namespace !== value;
+  if (value !== '') query.namespace = value;
+  return (value === '') === !info.namespaced && value.length <= MAX_SELECTED_NAMESPACE && !conflicting;
+}
