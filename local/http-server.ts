@@ -39,10 +39,10 @@ async function serve(req: IncomingMessage, res: ServerResponse, handler: Request
   let response: ApiResponse;
   try {
     const body = await readBody(req);
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const { path, query } = splitRequestTarget(req.url ?? '/');
     const headers: Record<string, string | undefined> = {};
     for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    response = await handler({ method: req.method ?? 'GET', path: decodePath(url.pathname), query: url.searchParams, headers, body });
+    response = await handler({ method: req.method ?? 'GET', path, query, headers, body });
   } catch (error) {
     response = errorResponse(error);
   }
@@ -50,12 +50,15 @@ async function serve(req: IncomingMessage, res: ServerResponse, handler: Request
   res.end(response.body);
 }
 
-function decodePath(pathname: string): string {
-  try {
-    return decodeURIComponent(pathname);
-  } catch {
-    return pathname;
-  }
+/**
+ * The raw path and the query of a request target. The path stays percent-encoded and is not
+ * normalised (WHATWG URL parsing would turn `namespaces/%2e%2e/configmaps` into `/configmaps`):
+ * the API routes on raw segments (functions/api/paths.ts).
+ */
+export function splitRequestTarget(target: string): { path: string; query: URLSearchParams } {
+  const mark = target.indexOf('?');
+  const path = mark < 0 ? target : target.slice(0, mark);
+  return { path: path.startsWith('/') ? path : `/${path}`, query: new URLSearchParams(mark < 0 ? '' : target.slice(mark + 1)) };
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
