@@ -9,9 +9,11 @@ import {
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpIamAuthorizer, HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Effect, Grant, type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { ALL_SECRET_ROUTES, SECRET_ROUTES, type SecretRoute } from './secret-routes.js';
 
 /** How callers of the management API authenticate. Never anonymous. */
 export type ApiAuth =
@@ -76,6 +78,39 @@ export class ManagementApi extends Construct {
     for (const path of ['/', '/{proxy+}']) {
       this.httpApi.addRoutes({ path, methods: [HttpMethod.ANY], integration });
     }
+  }
+
+  /**
+   * IAM mode: lets `grantee` call every route of the API except the Secret routes (Secret lists,
+   * which carry no data, stay allowed). An explicit allow with `NotResource`, so granting
+   * `grantSecretsRead`/`grantSecretsWrite` as well adds to it instead of being denied.
+   */
+  grantObjectAccess(grantee: IGrantable): void {
+    grantee.grantPrincipal.addToPrincipalPolicy(
+      new PolicyStatement({
+        effect: Effect.ALLOW,
+        actions: ['execute-api:Invoke'],
+        notResources: ALL_SECRET_ROUTES.map((route) => this.routeArn(route)),
+      }),
+    );
+  }
+
+  /** IAM mode: reading one Secret (`GET …/secrets/NAME`, what `capless get kubeconfig` does). */
+  grantSecretsRead(grantee: IGrantable): Grant {
+    return this.grantRoutes(grantee, SECRET_ROUTES.read);
+  }
+
+  /** IAM mode: creating, replacing, patching and deleting Secrets (responses carry the object: pair it with read). */
+  grantSecretsWrite(grantee: IGrantable): Grant {
+    return this.grantRoutes(grantee, SECRET_ROUTES.write);
+  }
+
+  private grantRoutes(grantee: IGrantable, routes: readonly SecretRoute[]): Grant {
+    return Grant.addToPrincipal({ grantee, actions: ['execute-api:Invoke'], resourceArns: routes.map((route) => this.routeArn(route)) });
+  }
+
+  private routeArn(route: SecretRoute): string {
+    return this.httpApi.arnForExecuteApi(route.method, route.path, '*');
   }
 
   /** The API's base URL (ends with `/`). */
