@@ -44,9 +44,15 @@ export const deleteCommand = defineCommand('delete', 'delete objects (delete -f 
       io.stdout.write(`${label} deleted\n`);
       deleted.push(target);
     } catch (error) {
-      if (isNotFoundStatus(error) && values['ignore-not-found']) continue;
-      if (isNotFoundStatus(error)) io.stderr.write(`Error from server (NotFound): ${label} not found\n`);
-      else throw error;
+      if (!isNotFoundStatus(error)) throw error;
+      if (values['ignore-not-found']) continue;
+      // Deleting an owner (a Cluster) removes what it owns: a later object of the same run that is
+      // already gone was deleted with it, which is what the user asked for.
+      if (deleted.length > 0) {
+        io.stdout.write(`${label} deleted (already gone with an object deleted before it)\n`);
+        continue;
+      }
+      io.stderr.write(`Error from server (NotFound): ${label} not found\n`);
       failed++;
     }
   }
