@@ -513,11 +513,16 @@ export class DynamoObjectStore implements ObjectStore, ChangeSource {
   private async pagedQuery(base: QueryCommandInput, query: ListQuery): Promise<ListResult> {
     const limit = pageLimit(query.limit);
     let startKey = query.continue === undefined ? undefined : startKeyOf(query.continue);
+    let fromToken = startKey !== undefined;
     const items: StoredObject[] = [];
     do {
-      const result = await this.client.send(
-        new QueryCommand({ ...base, ExclusiveStartKey: startKey, Limit: limit === undefined ? undefined : limit - items.length }),
-      );
+      const input = new QueryCommand({ ...base, ExclusiveStartKey: startKey, Limit: limit === undefined ? undefined : limit - items.length });
+      const result = await this.client.send(input).catch((error: unknown) => {
+        // A start key DynamoDB refuses came from a forged token (ours always fit the query).
+        if (fromToken && error instanceof Error && error.name === 'ValidationException') throw new BadRequestError('invalid continue token');
+        throw error;
+      });
+      fromToken = false;
       for (const obj of objectsOf(result.Items ?? [])) {
         const selected =
           (query.name === undefined || obj.metadata.name === query.name) &&
