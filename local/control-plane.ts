@@ -2,13 +2,13 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { handleApiRequest } from '../functions/api/api.js';
 import { bearerTokenAuthenticator } from '../functions/api/auth.js';
 import { pathAdmission } from '../functions/api/path-admission.js';
-import { requestProcessor } from '../functions/reconcile/process-request.js';
-import { builtinProviderRegistry } from '../functions/reconcile/providers/builtin.js';
-import type { ProviderRegistry } from '../functions/reconcile/providers/provider-registry.js';
-import { ReconcilerRegistry } from '../functions/reconcile/registry.js';
+import { requestProcessor } from '../functions/reconcile/engine/process-request.js';
+import { builtinProviderRegistry } from '../functions/reconcile/engine/providers/builtin.js';
+import type { ProviderRegistry } from '../functions/reconcile/engine/providers/provider-registry.js';
+import { ReconcilerRegistry } from '../functions/reconcile/engine/registry.js';
 import { resyncAll } from '../functions/reconcile/resync/resync-all.js';
 import { routeChange } from '../functions/reconcile/router/route-change.js';
-import type { ReconcileContext } from '../functions/reconcile/skeleton/types.js';
+import type { ReconcileContext } from '../functions/reconcile/engine/skeleton/types.js';
 import { createObjectTable, DEFAULT_TABLE_NAME, DynamoObjectStore } from '../shared/adapters/aws/dynamodb/index.js';
 import { BUILTIN_KINDS, KindRegistry } from '../shared/contracts/kinds.js';
 import { PROVIDER_LOOKUP_PORT } from '../shared/contracts/providers/provider-lookup.js';
@@ -109,7 +109,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   logger.info('resync at start', { objects: resumed });
 
   const admission = pathAdmission(kinds, providers);
-  const authenticate = bearerTokenAuthenticator([{ token, principal: { name: 'capless-admin', canReadSecrets: true } }]);
+  const authenticate = bearerTokenAuthenticator([{ token, principal: { name: 'capless-admin', canReadSecrets: true, canWriteSecrets: true } }]);
   const host = options.host ?? '127.0.0.1';
   const tls = options.tls ? await loadOrCreateServingCertificate(options.dataDir, host) : undefined;
   const http = await listen(

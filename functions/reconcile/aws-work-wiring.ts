@@ -6,9 +6,9 @@ import { consoleLogger, type Logger } from '../../shared/ports/logger.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
 import { WORKLOAD_CLUSTER_PORT } from '../../shared/ports/workload-cluster.js';
 import { InMemoryWorkloadCluster } from '../../shared/workload-cluster/in-memory-workload-cluster.js';
-import { builtinProviderRegistry } from './providers/builtin.js';
-import { ReconcilerRegistry } from './registry.js';
-import type { ReconcileContext } from './skeleton/types.js';
+import { builtinProviderRegistry } from './engine/providers/builtin.js';
+import { ReconcilerRegistry } from './engine/registry.js';
+import type { ReconcileContext } from './engine/skeleton/types.js';
 
 export interface AwsWorkWiring extends AwsWork {
   store: ObjectStore;

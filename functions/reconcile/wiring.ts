@@ -1,8 +1,8 @@
 import type { Logger } from '../../shared/ports/logger.js';
 import type { SqsConsumerDeps } from '../../shared/adapters/aws/sqs/sqs-batch-consumer.js';
 import { awsWorkWiring } from './aws-work-wiring.js';
-import { requestProcessor } from './process-request.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './work/retry-policy.js';
+import { requestProcessor } from './engine/process-request.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './engine/work/retry-policy.js';
 
 /** Environment variables of the generic reconcile function (besides TABLE_NAME, QUEUE_URLS …). */
 export const RECONCILE_ENV = {

@@ -1,8 +1,8 @@
 import { DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll } from 'vitest';
-import { requestProcessor } from '../../functions/reconcile/process-request.js';
-import type { ReconcileContext } from '../../functions/reconcile/skeleton/types.js';
+import { requestProcessor } from '../../functions/reconcile/engine/process-request.js';
+import type { ReconcileContext } from '../../functions/reconcile/engine/skeleton/types.js';
 import { startEmbeddedDynamoDb, type EmbeddedDynamoDb } from '../../local/embedded-dynamodb.js';
 import { createObjectTable } from '../../shared/adapters/aws/dynamodb/create-object-table.js';
 import { processSqsBatch } from '../../shared/adapters/aws/sqs/sqs-batch-consumer.js';

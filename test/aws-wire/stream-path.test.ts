@@ -1,10 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { requestProcessor } from '../../functions/reconcile/process-request.js';
-import { ReconcilerRegistry } from '../../functions/reconcile/registry.js';
+import { requestProcessor } from '../../functions/reconcile/engine/process-request.js';
+import { ReconcilerRegistry } from '../../functions/reconcile/engine/registry.js';
 import { processStreamBatch } from '../../functions/reconcile/router/process-stream-batch.js';
-import type { ReconcileContext } from '../../functions/reconcile/skeleton/types.js';
+import type { ReconcileContext } from '../../functions/reconcile/engine/skeleton/types.js';
 import { createObjectTable } from '../../shared/adapters/aws/dynamodb/create-object-table.js';
 import { DynamoObjectStore } from '../../shared/adapters/aws/dynamodb/dynamo-object-store.js';
 import { objectChangeFromStreamRecord } from '../../shared/adapters/aws/dynamodb/stream-record.js';

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ReconcilerRegistry } from '../../functions/reconcile/registry.js';
+import { ReconcilerRegistry } from '../../functions/reconcile/engine/registry.js';
 import {
   CONDITION_RECONCILE_SUCCEEDED,
   REASON_RETRIES_EXHAUSTED,
   REASON_SUCCEEDED,
-} from '../../functions/reconcile/work/reconcile-condition.js';
-import type { RetryPolicy } from '../../functions/reconcile/work/retry-policy.js';
+} from '../../functions/reconcile/engine/work/reconcile-condition.js';
+import type { RetryPolicy } from '../../functions/reconcile/engine/work/retry-policy.js';
 import { conditionsOf, findCondition } from '../../shared/contracts/conditions.js';
 import { keyString } from '../../shared/contracts/object.js';
 import { TerminalError, TransientError } from '../../shared/errors/index.js';

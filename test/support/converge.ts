@@ -10,8 +10,8 @@ import { type ObjectKey, keyString } from '../../shared/contracts/object.js';
 import { silentLogger } from '../../shared/ports/logger.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
 import type { WorkQueue } from '../../shared/ports/work-queue.js';
-import { runReconcile } from '../../functions/reconcile/skeleton/run-reconcile.js';
-import type { AnyReconciler, ReconcileContext } from '../../functions/reconcile/skeleton/types.js';
+import { runReconcile } from '../../functions/reconcile/engine/skeleton/run-reconcile.js';
+import type { AnyReconciler, ReconcileContext } from '../../functions/reconcile/engine/skeleton/types.js';
 import { CountingStore } from './counting-store.js';
 import { FakeClock } from './fake-clock.js';
 

@@ -5,8 +5,8 @@
  */
 
 import { LABEL_CLUSTER_NAME, controllerOf, ownerReferenceTo } from '../../shared/contracts/object.js';
-import type { ProviderRegistration } from '../../functions/reconcile/providers/provider-registry.js';
-import type { PhaseResult, ReconcilerDefinition, Scope } from '../../functions/reconcile/skeleton/types.js';
+import type { ProviderRegistration } from '../../functions/reconcile/engine/providers/provider-registry.js';
+import type { PhaseResult, ReconcilerDefinition, Scope } from '../../functions/reconcile/engine/skeleton/types.js';
 
 export const FAKE_BOOTSTRAP_GROUP = 'bootstrap.test.capless.io';
 

@@ -1,5 +1,5 @@
 import { keyString, type ObjectKey, type StoredObject } from '../../shared/contracts/object.js';
-import type { AnyReconciler, PhaseResult, Scope } from '../../functions/reconcile/skeleton/types.js';
+import type { AnyReconciler, PhaseResult, Scope } from '../../functions/reconcile/engine/skeleton/types.js';
 
 export const WIDGET = { group: 'test.capless.io', kind: 'Widget' } as const;
 export const WIDGET_API_VERSION = 'test.capless.io/v1';

@@ -1,4 +1,4 @@
-import type { ReconcileContext } from '../../functions/reconcile/skeleton/types.js';
+import type { ReconcileContext } from '../../functions/reconcile/engine/skeleton/types.js';
 import { silentLogger } from '../../shared/ports/logger.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
 import { MemoryObjectStore } from '../../shared/store/memory-store.js';

@@ -1,7 +1,7 @@
 import { keyOf } from '../../../shared/contracts/object.js';
 import type { ObjectStore } from '../../../shared/ports/object-store.js';
 import type { WorkQueue } from '../../../shared/ports/work-queue.js';
-import type { ReconcilerRegistry } from '../registry.js';
+import type { ReconcilerRegistry } from '../engine/registry.js';
 
 export const RESYNC_PAGE_SIZE = 200;
 

@@ -2,7 +2,7 @@ import type { ObjectStore } from '../../../shared/ports/object-store.js';
 import type { Logger } from '../../../shared/ports/logger.js';
 import type { WorkQueue } from '../../../shared/ports/work-queue.js';
 import { awsWorkWiring } from '../aws-work-wiring.js';
-import type { ReconcilerRegistry } from '../registry.js';
+import type { ReconcilerRegistry } from '../engine/registry.js';
 
 export interface ResyncDeps {
   store: ObjectStore;

@@ -2,7 +2,7 @@ import type { DynamoDBBatchItemFailure, DynamoDBBatchResponse, DynamoDBRecord, D
 import { type Logger, silentLogger } from '../../../shared/ports/logger.js';
 import type { ObjectChange } from '../../../shared/ports/object-store.js';
 import type { WorkQueue } from '../../../shared/ports/work-queue.js';
-import type { ReconcilerRegistry } from '../registry.js';
+import type { ReconcilerRegistry } from '../engine/registry.js';
 import { type ReferrerLookup, routeChange } from './route-change.js';
 
 export interface StreamBatchDeps {

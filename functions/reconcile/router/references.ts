@@ -1,6 +1,6 @@
 import { isRecord, stringAt, valueAt } from '../../../shared/contracts/json.js';
 import { type GroupKind, groupOf, type ObjectKey, type StoredObject } from '../../../shared/contracts/object.js';
-import type { ReferrerField } from '../skeleton/types.js';
+import type { ReferrerField } from '../engine/skeleton/types.js';
 
 /**
  * Does `referrer` point at `target` through `field`? Object references are

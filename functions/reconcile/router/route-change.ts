@@ -11,8 +11,8 @@ import {
 } from '../../../shared/contracts/object.js';
 import type { ListQuery, ListResult, ObjectChange } from '../../../shared/ports/object-store.js';
 import type { ReconcileRequest } from '../../../shared/ports/work-queue.js';
-import type { ReconcilerRegistry } from '../registry.js';
-import type { AnyReconciler, ReferrerField, Watch } from '../skeleton/types.js';
+import type { ReconcilerRegistry } from '../engine/registry.js';
+import type { AnyReconciler, ReferrerField, Watch } from '../engine/skeleton/types.js';
 import { ownChangeMatters } from './own-change-predicate.js';
 import { referencedKey, refersTo } from './references.js';
 

@@ -1,6 +1,6 @@
 /**
  * The built-in providers as data: which kinds each serves and which contract each kind follows.
- * The functions layer pairs each with its reconcilers (functions/reconcile/providers/builtin.ts),
+ * The functions layer pairs each with its reconcilers (functions/reconcile/engine/providers/builtin.ts),
  * exactly as an external provider would register.
  */
 

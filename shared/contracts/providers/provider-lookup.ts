@@ -1,7 +1,7 @@
 /**
  * What the core asks about providers: which contract a referenced kind follows, whether capless
  * serves the kind at all, and whether some provider actually reconciles it. Reconcilers find the
- * lookup on `ctx.providers[PROVIDER_LOOKUP_PORT]` (see functions/reconcile/providers/).
+ * lookup on `ctx.providers[PROVIDER_LOOKUP_PORT]` (see functions/reconcile/engine/providers/).
  */
 
 import { isRecord } from '../json.js';

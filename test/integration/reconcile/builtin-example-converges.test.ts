@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { builtinProviderRegistry } from '../../../functions/reconcile/providers/builtin.js';
+import { builtinProviderRegistry } from '../../../functions/reconcile/engine/providers/builtin.js';
 import { admitCreate } from '../../../shared/contracts/admission/admit.js';
 import { conditionsOf, findCondition } from '../../../shared/contracts/conditions.js';
 import { BUILTIN_KINDS, KindRegistry } from '../../../shared/contracts/kinds.js';

@@ -5,17 +5,17 @@
  */
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { clusterReconciler } from '../../../functions/reconcile/cluster/reconciler.js';
-import { inMemoryClusterReconciler } from '../../../functions/reconcile/inmemorycluster/reconciler.js';
-import { inMemoryMachineReconciler } from '../../../functions/reconcile/inmemorymachine/reconciler.js';
-import { machineReconciler } from '../../../functions/reconcile/machine/reconciler.js';
-import { machineDeploymentReconciler } from '../../../functions/reconcile/machinedeployment/reconciler.js';
-import { machineSetReconciler } from '../../../functions/reconcile/machineset/reconciler.js';
-import { requestProcessor } from '../../../functions/reconcile/process-request.js';
-import { ProviderRegistry } from '../../../functions/reconcile/providers/provider-registry.js';
-import { ReconcilerRegistry } from '../../../functions/reconcile/registry.js';
+import { clusterReconciler } from '../../../functions/reconcile/core/cluster/reconciler.js';
+import { inMemoryClusterReconciler } from '../../../functions/reconcile/infrastructure/inmemory/cluster/reconciler.js';
+import { inMemoryMachineReconciler } from '../../../functions/reconcile/infrastructure/inmemory/machine/reconciler.js';
+import { machineReconciler } from '../../../functions/reconcile/core/machine/reconciler.js';
+import { machineDeploymentReconciler } from '../../../functions/reconcile/core/machinedeployment/reconciler.js';
+import { machineSetReconciler } from '../../../functions/reconcile/core/machineset/reconciler.js';
+import { requestProcessor } from '../../../functions/reconcile/engine/process-request.js';
+import { ProviderRegistry } from '../../../functions/reconcile/engine/providers/provider-registry.js';
+import { ReconcilerRegistry } from '../../../functions/reconcile/engine/registry.js';
 import { routeChange } from '../../../functions/reconcile/router/route-change.js';
-import type { ReconcileContext } from '../../../functions/reconcile/skeleton/types.js';
+import type { ReconcileContext } from '../../../functions/reconcile/engine/skeleton/types.js';
 import { CORE_PROVIDER, DOCKER_PROVIDER, IN_MEMORY_PROVIDER } from '../../../shared/contracts/providers/builtin-providers.js';
 import { PROVIDER_LOOKUP_PORT } from '../../../shared/contracts/providers/provider-lookup.js';
 import { systemClock } from '../../../shared/ports/clock.js';

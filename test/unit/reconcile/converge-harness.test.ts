@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AnyReconciler, PhaseResult, Scope } from '../../../functions/reconcile/skeleton/types.js';
+import type { AnyReconciler, PhaseResult, Scope } from '../../../functions/reconcile/engine/skeleton/types.js';
 import { MemoryObjectStore } from '../../../shared/store/memory-store.js';
 import { converge } from '../../support/converge.js';
 import { FakeClock } from '../../support/fake-clock.js';

@@ -8,13 +8,13 @@ import {
   DOCKER_PROVIDER,
   IN_MEMORY_PROVIDER,
 } from '../../../shared/contracts/providers/builtin-providers.js';
-import { clusterReconciler } from '../../../functions/reconcile/cluster/reconciler.js';
-import { inMemoryClusterReconciler } from '../../../functions/reconcile/inmemorycluster/reconciler.js';
-import { inMemoryMachineReconciler } from '../../../functions/reconcile/inmemorymachine/reconciler.js';
-import { machineReconciler } from '../../../functions/reconcile/machine/reconciler.js';
-import { machineDeploymentReconciler } from '../../../functions/reconcile/machinedeployment/reconciler.js';
-import { machineSetReconciler } from '../../../functions/reconcile/machineset/reconciler.js';
-import { ProviderRegistry } from '../../../functions/reconcile/providers/provider-registry.js';
+import { clusterReconciler } from '../../../functions/reconcile/core/cluster/reconciler.js';
+import { inMemoryClusterReconciler } from '../../../functions/reconcile/infrastructure/inmemory/cluster/reconciler.js';
+import { inMemoryMachineReconciler } from '../../../functions/reconcile/infrastructure/inmemory/machine/reconciler.js';
+import { machineReconciler } from '../../../functions/reconcile/core/machine/reconciler.js';
+import { machineDeploymentReconciler } from '../../../functions/reconcile/core/machinedeployment/reconciler.js';
+import { machineSetReconciler } from '../../../functions/reconcile/core/machineset/reconciler.js';
+import { ProviderRegistry } from '../../../functions/reconcile/engine/providers/provider-registry.js';
 import { type ConvergeStats, converge } from '../../support/converge.js';
 import {
   NS,

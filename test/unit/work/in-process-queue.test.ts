@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { requestProcessor } from '../../../functions/reconcile/process-request.js';
-import type { ReconcileContext } from '../../../functions/reconcile/skeleton/types.js';
+import { requestProcessor } from '../../../functions/reconcile/engine/process-request.js';
+import type { ReconcileContext } from '../../../functions/reconcile/engine/skeleton/types.js';
 import { silentLogger } from '../../../shared/ports/logger.js';
 import { MemoryObjectStore } from '../../../shared/store/memory-store.js';
 import { InProcessWorkQueue } from '../../../shared/work/in-process-queue.js';

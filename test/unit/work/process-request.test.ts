@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { processRequest } from '../../../functions/reconcile/process-request.js';
-import { ReconcilerRegistry } from '../../../functions/reconcile/registry.js';
-import type { ReconcileContext } from '../../../functions/reconcile/skeleton/types.js';
-import { CONDITION_RECONCILE_SUCCEEDED } from '../../../functions/reconcile/work/reconcile-condition.js';
+import { processRequest } from '../../../functions/reconcile/engine/process-request.js';
+import { ReconcilerRegistry } from '../../../functions/reconcile/engine/registry.js';
+import type { ReconcileContext } from '../../../functions/reconcile/engine/skeleton/types.js';
+import { CONDITION_RECONCILE_SUCCEEDED } from '../../../functions/reconcile/engine/work/reconcile-condition.js';
 import { conditionsOf, findCondition } from '../../../shared/contracts/conditions.js';
 import { TerminalError, TransientError } from '../../../shared/errors/index.js';
 import { silentLogger } from '../../../shared/ports/logger.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReconcilerRegistry } from '../../../functions/reconcile/registry.js';
+import { ReconcilerRegistry } from '../../../functions/reconcile/engine/registry.js';
 import { RESYNC_PAGE_SIZE, resyncAll } from '../../../functions/reconcile/resync/resync-all.js';
 import { keyString } from '../../../shared/contracts/object.js';
 import type { ReconcileRequest, WorkQueue } from '../../../shared/ports/work-queue.js';

@@ -3,7 +3,7 @@ import {
   backoffSeconds,
   DEFAULT_RETRY_POLICY,
   isFinalFailure,
-} from '../../../functions/reconcile/work/retry-policy.js';
+} from '../../../functions/reconcile/engine/work/retry-policy.js';
 import { percentile } from '../../../shared/work/work-counters.js';
 
 describe('Function: backoffSeconds', () => {

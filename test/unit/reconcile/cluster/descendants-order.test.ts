@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { descendantsToDelete } from '../../../../functions/reconcile/cluster/delete-phases.js';
+import { descendantsToDelete } from '../../../../functions/reconcile/core/cluster/delete-phases.js';
 import type { StoredObject } from '../../../../shared/contracts/object.js';
 
 function obj(kind: string, name: string): StoredObject {

@@ -4,10 +4,10 @@ import { PROVIDER_LOOKUP_PORT } from '../../../../shared/contracts/providers/pro
 import {
   reconcileControlPlanePhase,
   reconcileInfrastructurePhase,
-} from '../../../../functions/reconcile/cluster/phases.js';
-import { createClusterScope } from '../../../../functions/reconcile/cluster/scope.js';
-import { ProviderRegistry } from '../../../../functions/reconcile/providers/provider-registry.js';
-import { inMemoryClusterReconciler } from '../../../../functions/reconcile/inmemorycluster/reconciler.js';
+} from '../../../../functions/reconcile/core/cluster/phases.js';
+import { createClusterScope } from '../../../../functions/reconcile/core/cluster/scope.js';
+import { ProviderRegistry } from '../../../../functions/reconcile/engine/providers/provider-registry.js';
+import { inMemoryClusterReconciler } from '../../../../functions/reconcile/infrastructure/inmemory/cluster/reconciler.js';
 import { DOCKER_PROVIDER, IN_MEMORY_PROVIDER } from '../../../../shared/contracts/providers/builtin-providers.js';
 import { testContext } from '../../../support/reconcile-context.js';
 

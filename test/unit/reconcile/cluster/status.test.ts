@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ConditionInput } from '../../../../shared/contracts/conditions.js';
 import type { StoredObject } from '../../../../shared/contracts/object.js';
-import { controlPlaneMachineCounters, workerCounters } from '../../../../functions/reconcile/cluster/counters.js';
-import { descendantsToDelete } from '../../../../functions/reconcile/cluster/delete-phases.js';
+import { controlPlaneMachineCounters, workerCounters } from '../../../../functions/reconcile/core/cluster/counters.js';
+import { descendantsToDelete } from '../../../../functions/reconcile/core/cluster/delete-phases.js';
 import {
   type ClusterPhaseFacts,
   clusterPhase,
   clusterSummaryConditions,
   workersAvailableCondition,
-} from '../../../../functions/reconcile/cluster/status.js';
+} from '../../../../functions/reconcile/core/cluster/status.js';
 
 const base: ClusterPhaseFacts = { deleting: false, hasReference: false, infrastructureProvisioned: false, endpointValid: false };
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { inMemoryClusterReconciler } from '../../../../functions/reconcile/inmemorycluster/reconciler.js';
+import { inMemoryClusterReconciler } from '../../../../functions/reconcile/infrastructure/inmemory/cluster/reconciler.js';
 import {
   SIMULATED_PORT_MAX,
   SIMULATED_PORT_MIN,
   simulatedEndpoint,
-} from '../../../../functions/reconcile/inmemorycluster/simulation.js';
-import { runReconcile } from '../../../../functions/reconcile/skeleton/run-reconcile.js';
+} from '../../../../functions/reconcile/infrastructure/inmemory/cluster/simulation.js';
+import { runReconcile } from '../../../../functions/reconcile/engine/skeleton/run-reconcile.js';
 import { CountingStore } from '../../../support/counting-store.js';
 import { testContext } from '../../../support/reconcile-context.js';
 

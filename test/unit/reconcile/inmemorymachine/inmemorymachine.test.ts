@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../../shared/contracts/object.js';
 import { ownerReferenceTo } from '../../../../shared/contracts/object.js';
-import { inMemoryMachineReconciler } from '../../../../functions/reconcile/inmemorymachine/reconciler.js';
-import { secondsUntilReady, simulatedInternalIP } from '../../../../functions/reconcile/inmemorymachine/simulation.js';
-import { runReconcile } from '../../../../functions/reconcile/skeleton/run-reconcile.js';
+import { inMemoryMachineReconciler } from '../../../../functions/reconcile/infrastructure/inmemory/machine/reconciler.js';
+import { secondsUntilReady, simulatedInternalIP } from '../../../../functions/reconcile/infrastructure/inmemory/machine/simulation.js';
+import { runReconcile } from '../../../../functions/reconcile/engine/skeleton/run-reconcile.js';
 import { InMemoryWorkloadCluster } from '../../../../shared/workload-cluster/in-memory-workload-cluster.js';
 import { testContext } from '../../../support/reconcile-context.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { kubeadmConfigReconciler, KUBEADM_CONFIG_FINALIZER } from '../../../../functions/reconcile/kubeadmconfig/reconciler.js';
-import { runReconcile } from '../../../../functions/reconcile/skeleton/run-reconcile.js';
+import { kubeadmConfigReconciler, KUBEADM_CONFIG_FINALIZER } from '../../../../functions/reconcile/kubeadm/bootstrap/reconciler.js';
+import { runReconcile } from '../../../../functions/reconcile/engine/skeleton/run-reconcile.js';
 import { keyOf, ownerReferenceTo, type StoredObject } from '../../../../shared/contracts/object.js';
 import { NS, newEnv } from './fixtures.js';
 

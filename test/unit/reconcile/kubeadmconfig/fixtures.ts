@@ -4,7 +4,7 @@ import { LABEL_CLUSTER_NAME, type StoredObject, keyOf, ownerReferenceTo } from '
 import { silentLogger } from '../../../../shared/ports/logger.js';
 import type { ObjectStore } from '../../../../shared/ports/object-store.js';
 import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
-import type { ReconcileContext } from '../../../../functions/reconcile/skeleton/types.js';
+import type { ReconcileContext } from '../../../../functions/reconcile/engine/skeleton/types.js';
 import { FakeClock } from '../../../support/fake-clock.js';
 
 export const NS = 'default';

@@ -3,8 +3,8 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { isRecord, stringAt } from '../../../../shared/contracts/json.js';
-import { kubeadmConfigReconciler } from '../../../../functions/reconcile/kubeadmconfig/reconciler.js';
-import { runReconcile } from '../../../../functions/reconcile/skeleton/run-reconcile.js';
+import { kubeadmConfigReconciler } from '../../../../functions/reconcile/kubeadm/bootstrap/reconciler.js';
+import { runReconcile } from '../../../../functions/reconcile/engine/skeleton/run-reconcile.js';
 import type { StoredObject } from '../../../../shared/contracts/object.js';
 import { CountingStore } from '../../../support/counting-store.js';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clusterReadiness } from '../../../../functions/reconcile/kubeadm-common/cluster-readiness.js';
-import { decideRole, isJoinOnly } from '../../../../functions/reconcile/kubeadmconfig/role.js';
+import { clusterReadiness } from '../../../../functions/reconcile/kubeadm/common/cluster-readiness.js';
+import { decideRole, isJoinOnly } from '../../../../functions/reconcile/kubeadm/bootstrap/role.js';
 
 const meta = { name: 'c1' };
 

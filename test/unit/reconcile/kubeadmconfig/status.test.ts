@@ -3,7 +3,7 @@ import {
   dataSecretConditions,
   kubeadmConfigStatus,
   userDataSizeCondition,
-} from '../../../../functions/reconcile/kubeadmconfig/status.js';
+} from '../../../../functions/reconcile/kubeadm/bootstrap/status.js';
 
 describe('kubeadmConfigStatus', () => {
   it.each([

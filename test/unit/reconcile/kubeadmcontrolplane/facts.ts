@@ -1,4 +1,4 @@
-import type { MachineFacts } from '../../../../functions/reconcile/kubeadmcontrolplane/machine-facts.js';
+import type { MachineFacts } from '../../../../functions/reconcile/kubeadm/controlplane/machine-facts.js';
 
 /** Builds MachineFacts for table tests: `name@fd` with flags. */
 export function fact(name: string, overrides: Partial<MachineFacts> = {}): MachineFacts {

@@ -3,7 +3,7 @@ import {
   controlPlaneFailureDomains,
   pickFailureDomainForScaleUp,
   pickMachineToDelete,
-} from '../../../../functions/reconcile/kubeadmcontrolplane/failure-domains.js';
+} from '../../../../functions/reconcile/kubeadm/controlplane/failure-domains.js';
 import { fact } from './facts.js';
 
 describe('pickFailureDomainForScaleUp', () => {

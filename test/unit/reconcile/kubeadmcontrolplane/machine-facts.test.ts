@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { readKcpSpec } from '../../../../functions/reconcile/kubeadmcontrolplane/kcp-spec.js';
+import { readKcpSpec } from '../../../../functions/reconcile/kubeadm/controlplane/kcp-spec.js';
 import {
   ANNOTATION_CONFIG_SPEC_HASH,
   canonicalJson,
   configSpecHash,
   outdatedReasons,
-} from '../../../../functions/reconcile/kubeadmcontrolplane/machine-facts.js';
+} from '../../../../functions/reconcile/kubeadm/controlplane/machine-facts.js';
 
 const kcp = {
   apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type PlanInputs, planControlPlane } from '../../../../functions/reconcile/kubeadmcontrolplane/plan.js';
+import { type PlanInputs, planControlPlane } from '../../../../functions/reconcile/kubeadm/controlplane/plan.js';
 import { fact } from './facts.js';
 
 const base: PlanInputs = { replicas: 3, maxSurge: 1, initialized: true, machines: [], failureDomains: [] };

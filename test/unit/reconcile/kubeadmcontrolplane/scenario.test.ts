@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { builtinProviderRegistry } from '../../../../functions/reconcile/providers/builtin.js';
+import { builtinProviderRegistry } from '../../../../functions/reconcile/engine/providers/builtin.js';
 import { isRecord, numberAt, stringAt, valueAt } from '../../../../shared/contracts/json.js';
 import type { StoredObject } from '../../../../shared/contracts/object.js';
 import { WORKLOAD_CLUSTER_PORT } from '../../../../shared/ports/workload-cluster.js';

@@ -4,7 +4,7 @@ import {
   compareVersions,
   kcpConditions,
   kcpStatus,
-} from '../../../../functions/reconcile/kubeadmcontrolplane/status.js';
+} from '../../../../functions/reconcile/kubeadm/controlplane/status.js';
 import { fact } from './facts.js';
 
 describe('kcpStatus', () => {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../../shared/contracts/object.js';
-import { createMachineScope } from '../../../../functions/reconcile/machine/scope.js';
+import { createMachineScope } from '../../../../functions/reconcile/core/machine/scope.js';
 import {
   reconcileBootstrapPhase,
   reconcileInfrastructurePhase,
   reconcileNodePhase,
-} from '../../../../functions/reconcile/machine/phases.js';
-import { machineReconciler } from '../../../../functions/reconcile/machine/reconciler.js';
-import { runReconcile } from '../../../../functions/reconcile/skeleton/run-reconcile.js';
+} from '../../../../functions/reconcile/core/machine/phases.js';
+import { machineReconciler } from '../../../../functions/reconcile/core/machine/reconciler.js';
+import { runReconcile } from '../../../../functions/reconcile/engine/skeleton/run-reconcile.js';
 import { testContext } from '../../../support/reconcile-context.js';
 
 const INFRA = 'infrastructure.cluster.x-k8s.io';

@@ -4,8 +4,8 @@ import {
   type MachinePhaseFacts,
   machinePhase,
   machineSummaryConditions,
-} from '../../../../functions/reconcile/machine/status.js';
-import { hooksWithPrefix, PRE_DRAIN_HOOK_PREFIX } from '../../../../functions/reconcile/machine/delete-phases.js';
+} from '../../../../functions/reconcile/core/machine/status.js';
+import { hooksWithPrefix, PRE_DRAIN_HOOK_PREFIX } from '../../../../functions/reconcile/core/machine/delete-phases.js';
 
 const none: MachinePhaseFacts = {
   deleting: false,

@@ -6,10 +6,10 @@ import {
   newMachineSet,
   rolloutStrategyOf,
   templateHash,
-} from '../../../../functions/reconcile/machinedeployment/machineset-factory.js';
-import { machineDeploymentPhase } from '../../../../functions/reconcile/machinedeployment/status.js';
-import { machineDeploymentReconciler } from '../../../../functions/reconcile/machinedeployment/reconciler.js';
-import { runReconcile } from '../../../../functions/reconcile/skeleton/run-reconcile.js';
+} from '../../../../functions/reconcile/core/machinedeployment/machineset-factory.js';
+import { machineDeploymentPhase } from '../../../../functions/reconcile/core/machinedeployment/status.js';
+import { machineDeploymentReconciler } from '../../../../functions/reconcile/core/machinedeployment/reconciler.js';
+import { runReconcile } from '../../../../functions/reconcile/engine/skeleton/run-reconcile.js';
 import { machineDeploymentObject } from '../../../support/core-fixtures.js';
 import { CountingStore } from '../../../support/counting-store.js';
 import { testContext } from '../../../support/reconcile-context.js';

@@ -4,7 +4,7 @@ import {
   type RolloutStrategy,
   planRollout,
   resolveIntOrPercent,
-} from '../../../../functions/reconcile/machinedeployment/rollout-plan.js';
+} from '../../../../functions/reconcile/core/machinedeployment/rollout-plan.js';
 
 const rolling = (maxSurge: number, maxUnavailable: number): RolloutStrategy => ({ type: 'RollingUpdate', maxSurge, maxUnavailable });
 const onDelete: RolloutStrategy = { type: 'OnDelete', maxSurge: 1, maxUnavailable: 0 };

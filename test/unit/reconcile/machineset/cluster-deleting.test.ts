@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { machineSetReconciler } from '../../../../functions/reconcile/machineset/reconciler.js';
-import { runReconcile } from '../../../../functions/reconcile/skeleton/run-reconcile.js';
+import { machineSetReconciler } from '../../../../functions/reconcile/core/machineset/reconciler.js';
+import { runReconcile } from '../../../../functions/reconcile/engine/skeleton/run-reconcile.js';
 import type { KubeObject } from '../../../../shared/contracts/object.js';
 import { clusterObject, workerTemplates } from '../../../support/core-fixtures.js';
 import { FAKE_BOOTSTRAP_GROUP } from '../../../support/fake-bootstrap-provider.js';

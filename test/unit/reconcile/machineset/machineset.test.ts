@@ -4,12 +4,12 @@ import {
   newMachine,
   randomMachineName,
   selectorString,
-} from '../../../../functions/reconcile/machineset/machine-factory.js';
-import { machinesToDelete } from '../../../../functions/reconcile/machineset/scale-down.js';
-import { reportsMissingClone } from '../../../../functions/reconcile/machineset/phases.js';
-import { machineSetReconciler } from '../../../../functions/reconcile/machineset/reconciler.js';
-import { scalingConditions } from '../../../../functions/reconcile/machineset/status.js';
-import { runReconcile } from '../../../../functions/reconcile/skeleton/run-reconcile.js';
+} from '../../../../functions/reconcile/core/machineset/machine-factory.js';
+import { machinesToDelete } from '../../../../functions/reconcile/core/machineset/scale-down.js';
+import { reportsMissingClone } from '../../../../functions/reconcile/core/machineset/phases.js';
+import { machineSetReconciler } from '../../../../functions/reconcile/core/machineset/reconciler.js';
+import { scalingConditions } from '../../../../functions/reconcile/core/machineset/status.js';
+import { runReconcile } from '../../../../functions/reconcile/engine/skeleton/run-reconcile.js';
 import { workerTemplates } from '../../../support/core-fixtures.js';
 import { FAKE_BOOTSTRAP_GROUP } from '../../../support/fake-bootstrap-provider.js';
 import { testContext } from '../../../support/reconcile-context.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { builtinProviderRegistry } from '../../../../functions/reconcile/providers/builtin.js';
-import { ReconcilerRegistry } from '../../../../functions/reconcile/registry.js';
+import { builtinProviderRegistry } from '../../../../functions/reconcile/engine/providers/builtin.js';
+import { ReconcilerRegistry } from '../../../../functions/reconcile/engine/registry.js';
 import { routeChange } from '../../../../functions/reconcile/router/route-change.js';
 import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
 import { clusterObject, infraClusterObject } from '../../../support/core-fixtures.js';

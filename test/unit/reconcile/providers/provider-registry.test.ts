@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { builtinProviderLookup } from '../../../../shared/contracts/providers/builtin-lookup.js';
 import { DOCKER_PROVIDER, IN_MEMORY_PROVIDER } from '../../../../shared/contracts/providers/builtin-providers.js';
-import { builtinProviderRegistry } from '../../../../functions/reconcile/providers/builtin.js';
-import { ProviderRegistry } from '../../../../functions/reconcile/providers/provider-registry.js';
-import type { AnyReconciler } from '../../../../functions/reconcile/skeleton/types.js';
+import { builtinProviderRegistry } from '../../../../functions/reconcile/engine/providers/builtin.js';
+import { ProviderRegistry } from '../../../../functions/reconcile/engine/providers/provider-registry.js';
+import type { AnyReconciler } from '../../../../functions/reconcile/engine/skeleton/types.js';
 
 const INFRA = 'infrastructure.cluster.x-k8s.io';
 

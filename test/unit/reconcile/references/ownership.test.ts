@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OwnerReference, StoredObject } from '../../../../shared/contracts/object.js';
-import { withOwnership } from '../../../../functions/reconcile/references/ownership.js';
-import { readReference } from '../../../../functions/reconcile/references/object-reference.js';
+import { withOwnership } from '../../../../functions/reconcile/engine/references/ownership.js';
+import { readReference } from '../../../../functions/reconcile/engine/references/object-reference.js';
 
 function obj(kind: string, name: string, refs?: OwnerReference[], labels?: Record<string, string>): StoredObject {
   return {

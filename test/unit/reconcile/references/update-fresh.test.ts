@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredObject } from '../../../../shared/contracts/object.js';
 import { ConflictError } from '../../../../shared/errors/index.js';
-import { updateFresh } from '../../../../functions/reconcile/references/update-fresh.js';
+import { updateFresh } from '../../../../functions/reconcile/engine/references/update-fresh.js';
 import type { ObjectStore } from '../../../../shared/ports/object-store.js';
 import { CountingStore } from '../../../support/counting-store.js';
 import { testContext } from '../../../support/reconcile-context.js';

@@ -1,6 +1,6 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ReconcilerRegistry } from '../../../../functions/reconcile/registry.js';
+import { ReconcilerRegistry } from '../../../../functions/reconcile/engine/registry.js';
 import { processStreamBatch } from '../../../../functions/reconcile/router/process-stream-batch.js';
 import { objectToItem } from '../../../../shared/adapters/aws/dynamodb/item-codec.js';
 import { toLambdaImage } from '../../../../shared/adapters/aws/dynamodb-streams/lambda-image.js';

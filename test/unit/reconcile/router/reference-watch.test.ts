@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ReconcilerRegistry } from '../../../../functions/reconcile/registry.js';
+import { ReconcilerRegistry } from '../../../../functions/reconcile/engine/registry.js';
 import { referencedKey } from '../../../../functions/reconcile/router/references.js';
 import { routeChange } from '../../../../functions/reconcile/router/route-change.js';
-import type { AnyReconciler, ReferrerField } from '../../../../functions/reconcile/skeleton/types.js';
+import type { AnyReconciler, ReferrerField } from '../../../../functions/reconcile/engine/skeleton/types.js';
 import { type GroupKind, keyString, type ObjectKey, type StoredObject } from '../../../../shared/contracts/object.js';
 import type { ListQuery, ListResult } from '../../../../shared/ports/object-store.js';
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ReconcilerRegistry } from '../../../../functions/reconcile/registry.js';
+import { ReconcilerRegistry } from '../../../../functions/reconcile/engine/registry.js';
 import { routeChange } from '../../../../functions/reconcile/router/route-change.js';
-import type { AnyReconciler, Watch } from '../../../../functions/reconcile/skeleton/types.js';
+import type { AnyReconciler, Watch } from '../../../../functions/reconcile/engine/skeleton/types.js';
 import { type GroupKind, type KubeObject, keyString, type StoredObject } from '../../../../shared/contracts/object.js';
 import type { ObjectChange } from '../../../../shared/ports/object-store.js';
 import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';

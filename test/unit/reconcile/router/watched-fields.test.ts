@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { watchedFieldsChanged } from '../../../../functions/reconcile/router/route-change.js';
-import type { Watch } from '../../../../functions/reconcile/skeleton/types.js';
+import type { Watch } from '../../../../functions/reconcile/engine/skeleton/types.js';
 import type { ObjectChange } from '../../../../shared/ports/object-store.js';
 import type { StoredObject } from '../../../../shared/contracts/object.js';
 

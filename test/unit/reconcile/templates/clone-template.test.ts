@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredObject } from '../../../../shared/contracts/object.js';
-import { cloneFromTemplate, kindFromTemplate } from '../../../../functions/reconcile/templates/clone-template.js';
+import { cloneFromTemplate, kindFromTemplate } from '../../../../functions/reconcile/engine/templates/clone-template.js';
 
 describe('kindFromTemplate', () => {
   it.each<[string, string | undefined]>([

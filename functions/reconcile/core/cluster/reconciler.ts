@@ -1,0 +1,44 @@
+import { CORE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
+import type { ReconcilerDefinition } from '../../engine/skeleton/types.js';
+import {
+  deleteControlPlanePhase,
+  deleteInfrastructurePhase,
+  deleteWorkersPhase,
+  startClusterDeletionPhase,
+} from './delete-phases.js';
+import {
+  labelClusterPhase,
+  persistClusterPhase,
+  reconcileControlPlanePhase,
+  reconcileDescendantsPhase,
+  reconcileInfrastructurePhase,
+  summarizeClusterPhase,
+} from './phases.js';
+import { type ClusterScope, createClusterScope } from './scope.js';
+import { computeClusterStatus } from './status.js';
+
+export const CLUSTER_FINALIZER = 'cluster.cluster.x-k8s.io';
+
+export const clusterReconciler: ReconcilerDefinition<ClusterScope> = {
+  kind: { group: CORE_GROUP, kind: 'Cluster' },
+  finalizer: CLUSTER_FINALIZER,
+  // Provider kinds (InfraCluster, ControlPlane) are added by the provider registry (contract-watches.ts).
+  watches: [
+    // Standalone Machines name the Cluster as owner; MachineSet-owned ones reach it through the
+    // MachineSet/MachineDeployment status they change (a clusterLabel watch would fire on every Machine write).
+    { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'owner' },
+    { kind: { group: CORE_GROUP, kind: 'MachineSet' }, by: 'clusterLabel' },
+    { kind: { group: CORE_GROUP, kind: 'MachineDeployment' }, by: 'clusterLabel' },
+  ],
+  createScope: createClusterScope,
+  phases: [
+    labelClusterPhase,
+    reconcileInfrastructurePhase,
+    reconcileControlPlanePhase,
+    reconcileDescendantsPhase,
+    persistClusterPhase,
+    summarizeClusterPhase,
+  ],
+  deletePhases: [startClusterDeletionPhase, deleteWorkersPhase, deleteControlPlanePhase, deleteInfrastructurePhase],
+  computeStatus: computeClusterStatus,
+};

@@ -1,0 +1,48 @@
+import { CORE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
+import type { ReconcilerDefinition } from '../../engine/skeleton/types.js';
+import {
+  deleteBootstrapPhase,
+  deleteInfrastructurePhase,
+  deletionDonePhase,
+  startDeletionPhase,
+  waitForPreDrainHooksPhase,
+  waitForPreTerminateHooksPhase,
+} from './delete-phases.js';
+import {
+  persistMachinePhase,
+  reconcileBootstrapPhase,
+  reconcileClusterPhase,
+  reconcileInfrastructurePhase,
+  reconcileNodePhase,
+  summarizeMachinePhase,
+} from './phases.js';
+import { type MachineScope, createMachineScope } from './scope.js';
+import { computeMachineStatus } from './status.js';
+
+export const MACHINE_FINALIZER = 'machine.cluster.x-k8s.io';
+
+export const machineReconciler: ReconcilerDefinition<MachineScope> = {
+  kind: { group: CORE_GROUP, kind: 'Machine' },
+  finalizer: MACHINE_FINALIZER,
+  // Provider kinds (InfraMachine, BootstrapConfig) are added by the provider registry (contract-watches.ts).
+  // No Cluster watch: Cluster status changes with every Machine, which would make each change O(Machines).
+  watches: [],
+  createScope: createMachineScope,
+  phases: [
+    reconcileClusterPhase,
+    reconcileBootstrapPhase,
+    reconcileInfrastructurePhase,
+    reconcileNodePhase,
+    persistMachinePhase,
+    summarizeMachinePhase,
+  ],
+  deletePhases: [
+    startDeletionPhase,
+    waitForPreDrainHooksPhase,
+    waitForPreTerminateHooksPhase,
+    deleteInfrastructurePhase,
+    deleteBootstrapPhase,
+    deletionDonePhase,
+  ],
+  computeStatus: computeMachineStatus,
+};

@@ -1,0 +1,59 @@
+import { recordAt, stringAt, booleanAt, clone } from '../../../../shared/contracts/json.js';
+import type { StoredObject } from '../../../../shared/contracts/object.js';
+import type { MachineAddress } from '../../../../shared/contracts/providers/fields.js';
+import type { ProviderLookup } from '../../../../shared/contracts/providers/provider-lookup.js';
+import { readAddresses } from '../../../../shared/contracts/providers/fields.js';
+import { isWorkloadCluster, WORKLOAD_CLUSTER_PORT, type WorkloadCluster, type WorkloadNode } from '../../../../shared/ports/workload-cluster.js';
+import { InMemoryWorkloadCluster } from '../../../../shared/workload-cluster/in-memory-workload-cluster.js';
+import { providerLookupOf } from '../../engine/providers/provider-lookup-port.js';
+import type { ReconcileContext, Scope } from '../../engine/skeleton/types.js';
+
+/**
+ * What the Machine phases find. Status facts start from the Machine's own last status so that
+ * phases which do not run (deletion) keep them; the phases that run overwrite them.
+ */
+export interface MachineScope extends Scope {
+  lookup: ProviderLookup;
+  workloadCluster: WorkloadCluster;
+  /** The Machine's metadata and spec as the phases want them; written once by the persist phase. */
+  desired: StoredObject;
+  cluster?: StoredObject;
+  bootstrapDataSecretCreated: boolean;
+  infrastructureProvisioned: boolean;
+  addresses: MachineAddress[];
+  failureDomain?: string;
+  node?: WorkloadNode;
+}
+
+export function workloadClusterOf(ctx: ReconcileContext): WorkloadCluster {
+  const candidate = ctx.providers?.[WORKLOAD_CLUSTER_PORT];
+  return isWorkloadCluster(candidate) ? candidate : new InMemoryWorkloadCluster(ctx.store);
+}
+
+function previousNode(object: StoredObject): WorkloadNode | undefined {
+  const name = stringAt(object, 'status', 'nodeRef', 'name');
+  if (!name) return undefined;
+  const info = recordAt(object, 'status', 'nodeInfo');
+  const strings = info
+    ? Object.fromEntries(Object.entries(info).filter((e): e is [string, string] => typeof e[1] === 'string'))
+    : undefined;
+  return { name, ...(strings ? { info: strings } : {}) };
+}
+
+export function createMachineScope(ctx: ReconcileContext, object: StoredObject): MachineScope {
+  const failureDomain = stringAt(object, 'status', 'failureDomain');
+  const node = previousNode(object);
+  return {
+    ctx,
+    object,
+    conditions: [],
+    lookup: providerLookupOf(ctx),
+    workloadCluster: workloadClusterOf(ctx),
+    desired: clone(object),
+    bootstrapDataSecretCreated: booleanAt(object, 'status', 'initialization', 'bootstrapDataSecretCreated') === true,
+    infrastructureProvisioned: booleanAt(object, 'status', 'initialization', 'infrastructureProvisioned') === true,
+    addresses: readAddresses(object.status?.addresses),
+    ...(failureDomain ? { failureDomain } : {}),
+    ...(node ? { node } : {}),
+  };
+}

@@ -1,0 +1,105 @@
+/** Pure Machine status: phase, summary conditions and the status fields. */
+
+import type { ConditionInput } from '../../../../shared/contracts/conditions.js';
+import { stringAt } from '../../../../shared/contracts/json.js';
+import { isDeleting } from '../../../../shared/contracts/object.js';
+import type { StatusUpdate } from '../../engine/skeleton/types.js';
+import type { MachineScope } from './scope.js';
+
+export type MachinePhase = 'Pending' | 'Provisioning' | 'Provisioned' | 'Running' | 'Deleting';
+
+export interface MachinePhaseFacts {
+  deleting: boolean;
+  bootstrapDataSecretCreated: boolean;
+  infrastructureProvisioned: boolean;
+  providerID: boolean;
+  nodeRef: boolean;
+}
+
+/** capi-contract.md §3.2 phase rules. */
+export function machinePhase(f: MachinePhaseFacts): MachinePhase {
+  if (f.deleting) return 'Deleting';
+  if (f.nodeRef && f.infrastructureProvisioned) return 'Running';
+  if (f.providerID) return 'Provisioned';
+  if (f.bootstrapDataSecretCreated) return 'Provisioning';
+  return 'Pending';
+}
+
+export const MACHINE_READY_INPUTS = ['BootstrapConfigReady', 'InfrastructureReady', 'NodeHealthy'] as const;
+
+export interface MinReadyFacts {
+  /** spec.minReadySeconds (0 when unset). */
+  minReadySeconds: number;
+  /** When the stored Ready condition last became True, if it is True. */
+  readySince?: string;
+  now: Date;
+}
+
+export interface MachineSummary {
+  conditions: ConditionInput[];
+  /** Set while Available waits for minReadySeconds. */
+  requeueAfterSeconds?: number;
+}
+
+function availableCondition(ready: ConditionInput, facts: MinReadyFacts): { condition: ConditionInput; wait?: number } {
+  if (ready.status !== 'True') return { condition: { type: 'Available', status: 'False', reason: 'NotReady' } };
+  if (facts.minReadySeconds <= 0) return { condition: { type: 'Available', status: 'True', reason: 'Available' } };
+  // Ready just turned True in this run: the clock starts now.
+  const since = facts.readySince ? new Date(facts.readySince).getTime() : facts.now.getTime();
+  const wait = Math.ceil((since + facts.minReadySeconds * 1000 - facts.now.getTime()) / 1000);
+  return wait <= 0
+    ? { condition: { type: 'Available', status: 'True', reason: 'Available' } }
+    : {
+        condition: { type: 'Available', status: 'False', reason: 'WaitingForMinReadySeconds', message: `Ready for less than minReadySeconds (${facts.minReadySeconds}s)` },
+        wait,
+      };
+}
+
+/**
+ * Ready = every input True (the failing ones named); Available = Ready for at least
+ * minReadySeconds; UpToDate is always True here (MachineDeployments compare template hashes).
+ */
+export function machineSummaryConditions(conditions: readonly ConditionInput[], facts: MinReadyFacts): MachineSummary {
+  const notTrue = MACHINE_READY_INPUTS.flatMap((type) => {
+    const found = conditions.find((c) => c.type === type);
+    return found?.status === 'True' ? [] : [{ type, reason: found?.reason ?? 'Unknown' }];
+  });
+  const ready: ConditionInput =
+    notTrue.length === 0
+      ? { type: 'Ready', status: 'True', reason: 'Ready' }
+      : {
+          type: 'Ready',
+          status: 'False',
+          reason: 'NotReady',
+          message: notTrue.map((c) => `${c.type}: ${c.reason}`).join('; '),
+        };
+  const available = availableCondition(ready, facts);
+  return {
+    conditions: [ready, available.condition, { type: 'UpToDate', status: 'True', reason: 'UpToDate' }],
+    ...(available.wait ? { requeueAfterSeconds: available.wait } : {}),
+  };
+}
+
+export function computeMachineStatus(s: MachineScope): StatusUpdate {
+  const providerID = stringAt(s.desired, 'spec', 'providerID');
+  const phase = machinePhase({
+    deleting: isDeleting(s.object),
+    bootstrapDataSecretCreated: s.bootstrapDataSecretCreated,
+    infrastructureProvisioned: s.infrastructureProvisioned,
+    providerID: Boolean(providerID),
+    nodeRef: s.node !== undefined,
+  });
+  return {
+    fields: {
+      initialization: {
+        bootstrapDataSecretCreated: s.bootstrapDataSecretCreated,
+        infrastructureProvisioned: s.infrastructureProvisioned,
+      },
+      phase,
+      ...(s.addresses.length > 0 ? { addresses: s.addresses } : {}),
+      ...(s.failureDomain ? { failureDomain: s.failureDomain } : {}),
+      ...(s.node ? { nodeRef: { name: s.node.name } } : {}),
+      ...(s.node?.info ? { nodeInfo: s.node.info } : {}),
+    },
+  };
+}

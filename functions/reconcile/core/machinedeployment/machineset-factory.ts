@@ -1,0 +1,65 @@
+/** Pure: the template hash of a MachineDeployment and the MachineSet it owns for that hash. */
+
+import { clusterNameOf } from '../../engine/references/cluster-name-label.js';
+import { clone, isRecord, recordAt, valueAt } from '../../../../shared/contracts/json.js';
+import { type KubeObject, LABEL_CLUSTER_NAME, type StoredObject, ownerReferenceTo } from '../../../../shared/contracts/object.js';
+import { CORE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
+import { shortHash } from '../../engine/hashing/stable-hash.js';
+import { type RolloutStrategy, resolveIntOrPercent } from './rollout-plan.js';
+
+export const LABEL_TEMPLATE_HASH = 'machine-template-hash';
+export const LABEL_DEPLOYMENT_NAME = 'cluster.x-k8s.io/deployment-name';
+
+/** Hash of `spec.template.spec` (version included): a new value means a new MachineSet. */
+export function templateHash(md: StoredObject): string {
+  return shortHash(valueAt(md, 'spec', 'template', 'spec') ?? {});
+}
+
+function stringRecord(value: unknown): Record<string, string> {
+  if (!isRecord(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+export function rolloutStrategyOf(md: StoredObject, replicas: number): RolloutStrategy {
+  const strategy = recordAt(md, 'spec', 'rollout', 'strategy');
+  const type = strategy?.type === 'OnDelete' ? 'OnDelete' : 'RollingUpdate';
+  const rolling = recordAt(strategy, 'rollingUpdate');
+  const maxSurge = resolveIntOrPercent(rolling?.maxSurge, replicas, true, 1);
+  const maxUnavailable = resolveIntOrPercent(rolling?.maxUnavailable, replicas, false, 0);
+  return { type, maxSurge: maxSurge === 0 && maxUnavailable === 0 ? 1 : maxSurge, maxUnavailable };
+}
+
+export function machineSetName(md: StoredObject, hash: string): string {
+  return `${md.metadata.name.slice(0, 52)}-${hash}`;
+}
+
+export function newMachineSet(md: StoredObject, hash: string, replicas: number): KubeObject {
+  const template = recordAt(md, 'spec', 'template');
+  const templateMeta = recordAt(template, 'metadata');
+  const identity = { [LABEL_DEPLOYMENT_NAME]: md.metadata.name, [LABEL_TEMPLATE_HASH]: hash };
+  const matchLabels = stringRecord(recordAt(md, 'spec', 'selector', 'matchLabels'));
+  const deletion = recordAt(md, 'spec', 'deletion');
+  return {
+    apiVersion: `${CORE_GROUP}/v1beta2`,
+    kind: 'MachineSet',
+    metadata: {
+      name: machineSetName(md, hash),
+      namespace: md.metadata.namespace,
+      labels: { ...stringRecord(templateMeta?.labels), ...identity, [LABEL_CLUSTER_NAME]: clusterNameOf(md) },
+      ownerReferences: [ownerReferenceTo(md, true)],
+    },
+    spec: {
+      clusterName: clusterNameOf(md),
+      replicas,
+      selector: { matchLabels: { ...matchLabels, ...identity } },
+      template: {
+        metadata: {
+          labels: { ...stringRecord(templateMeta?.labels), ...identity, [LABEL_CLUSTER_NAME]: clusterNameOf(md) },
+          annotations: stringRecord(templateMeta?.annotations),
+        },
+        spec: clone(recordAt(template, 'spec') ?? {}),
+      },
+      ...(deletion ? { deletion: clone(deletion) } : {}),
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/** MachineDeployment phases: label → list its MachineSets and Machines → ensure the current MachineSet → roll out. */
+
+import { listClusterMembers, MACHINE, MACHINE_SET } from '../../engine/references/cluster-members.js';
+import { clusterNameOf, ensureClusterNameLabel } from '../../engine/references/cluster-name-label.js';
+import { conditionsOf, isConditionTrue } from '../../../../shared/contracts/conditions.js';
+import { numberAt } from '../../../../shared/contracts/json.js';
+import { type StoredObject, isDeleting, keyOf } from '../../../../shared/contracts/object.js';
+import { isNotFound } from '../../../../shared/errors/index.js';
+import type { PhaseResult } from '../../engine/skeleton/types.js';
+import {
+  LABEL_TEMPLATE_HASH,
+  newMachineSet,
+  rolloutStrategyOf,
+  templateHash,
+} from './machineset-factory.js';
+import { type MachineSetView, planRollout } from './rollout-plan.js';
+import type { MachineDeploymentScope } from './scope.js';
+
+function controlledBy(obj: StoredObject, uid: string): boolean {
+  return (obj.metadata.ownerReferences ?? []).some((r) => r.uid === uid && r.controller === true);
+}
+
+/** MachineSets and MachineDeployments carry their cluster's name label (the cluster index finds them by it). */
+export const labelMachineDeploymentPhase = ensureClusterNameLabel;
+
+/** The cluster's MachineSets and Machines, fresh. */
+export async function findMachineSetsPhase(s: MachineDeploymentScope): Promise<PhaseResult> {
+  const all = await listClusterMembers(s.ctx.store, s.object.metadata.namespace, clusterNameOf(s.object), [MACHINE_SET, MACHINE]);
+  s.hash = templateHash(s.object);
+  s.machineSets = all.filter((o) => o.kind === 'MachineSet' && controlledBy(o, s.object.metadata.uid));
+  const setUids = new Set(s.machineSets.map((ms) => ms.metadata.uid));
+  s.machines = all.filter((o) => o.kind === 'Machine' && (o.metadata.ownerReferences ?? []).some((r) => setUids.has(r.uid)));
+  return {};
+}
+
+export function machineSetView(ms: StoredObject, hash: string, machines: readonly StoredObject[]): MachineSetView {
+  const live = machines.filter(
+    (m) => !isDeleting(m) && (m.metadata.ownerReferences ?? []).some((r) => r.uid === ms.metadata.uid),
+  );
+  return {
+    name: ms.metadata.name,
+    current: ms.metadata.labels?.[LABEL_TEMPLATE_HASH] === hash,
+    replicas: numberAt(ms, 'spec', 'replicas') ?? 0,
+    liveMachines: live.length,
+    availableMachines: live.filter((m) => isConditionTrue(conditionsOf(m.status), 'Available')).length,
+  };
+}
+
+function oldestFirst(a: StoredObject, b: StoredObject): number {
+  return a.metadata.creationTimestamp.localeCompare(b.metadata.creationTimestamp) || a.metadata.name.localeCompare(b.metadata.name);
+}
+
+async function applyPlan(s: MachineDeploymentScope, replicas: Record<string, number>, remove: readonly string[]): Promise<void> {
+  const next: StoredObject[] = [];
+  for (const ms of s.machineSets) {
+    const want = replicas[ms.metadata.name];
+    if (remove.includes(ms.metadata.name)) {
+      try {
+        await s.ctx.store.delete(keyOf(ms));
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+      }
+      continue;
+    }
+    if (want !== undefined && want !== numberAt(ms, 'spec', 'replicas')) {
+      next.push(await s.ctx.store.update({ ...ms, spec: { ...ms.spec, replicas: want } }));
+    } else next.push(ms);
+  }
+  s.machineSets = next;
+}
+
+export async function rolloutPhase(s: MachineDeploymentScope): Promise<PhaseResult> {
+  const replicas = numberAt(s.object, 'spec', 'replicas') ?? 1;
+  const strategy = rolloutStrategyOf(s.object, replicas);
+  s.machineSets.sort(oldestFirst);
+  const views = s.machineSets.map((ms) => machineSetView(ms, s.hash, s.machines));
+  const hasCurrent = views.some((v) => v.current);
+  const placeholder: MachineSetView = { name: '', current: true, replicas: 0, liveMachines: 0, availableMachines: 0 };
+  const plan = planRollout(replicas, strategy, hasCurrent ? views : [...views, placeholder]);
+  if (!hasCurrent) {
+    const created = await s.ctx.store.create(newMachineSet(s.object, s.hash, plan.replicas[''] ?? 0));
+    s.machineSets.push(created);
+  }
+  await applyPlan(s, plan.replicas, plan.remove);
+  return {};
+}

@@ -1,0 +1,56 @@
+/**
+ * Which core kinds react to which provider roles: a Machine to its InfraMachine and
+ * BootstrapConfig, a Cluster to its InfraCluster and ControlPlane (each through the provider
+ * object's controller ownerReference). The registry turns these into `owner` watches for every
+ * registered provider kind, so an external provider's kinds are watched without a core change.
+ */
+
+import type { GroupKind } from '../../../../shared/contracts/object.js';
+import { sameGroupKind } from '../../../../shared/contracts/object.js';
+import type { ContractRole, ProviderKindContract } from '../../../../shared/contracts/provider-contract.js';
+import type { AnyReconciler, ReferrerField, Watch } from '../skeleton/types.js';
+
+const CORE = 'cluster.x-k8s.io';
+
+export const CONTRACT_WATCHES: ReadonlyArray<{ watcher: GroupKind; roles: readonly ContractRole[] }> = [
+  { watcher: { group: CORE, kind: 'Machine' }, roles: ['InfrastructureMachine', 'BootstrapConfig'] },
+  { watcher: { group: CORE, kind: 'Cluster' }, roles: ['InfrastructureCluster', 'ControlPlane'] },
+];
+
+/**
+ * Roles a watcher also follows by the reference field that names them (before adoption), either
+ * the role's kind itself or, with `template`, its `<Kind>Template` (MachineSets and control
+ * planes name templates, so one created after them wakes them at once).
+ */
+export const CONTRACT_REFERRER_WATCHES: ReadonlyArray<{ watcher: GroupKind; role: ContractRole; field: ReferrerField; template?: true }> = [
+  { watcher: { group: CORE, kind: 'Cluster' }, role: 'InfrastructureCluster', field: 'spec.infrastructureRef' },
+  { watcher: { group: CORE, kind: 'Cluster' }, role: 'ControlPlane', field: 'spec.controlPlaneRef' },
+  { watcher: { group: CORE, kind: 'MachineSet' }, role: 'InfrastructureMachine', field: 'spec.template.spec.infrastructureRef', template: true },
+  { watcher: { group: CORE, kind: 'MachineSet' }, role: 'BootstrapConfig', field: 'spec.template.spec.bootstrap.configRef', template: true },
+  { watcher: { group: CORE, kind: 'MachineDeployment' }, role: 'InfrastructureMachine', field: 'spec.template.spec.infrastructureRef', template: true },
+  { watcher: { group: CORE, kind: 'MachineDeployment' }, role: 'BootstrapConfig', field: 'spec.template.spec.bootstrap.configRef', template: true },
+  {
+    watcher: { group: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane' },
+    role: 'InfrastructureMachine',
+    field: 'spec.machineTemplate.spec.infrastructureRef',
+    template: true,
+  },
+];
+
+/** The reconciler with an `owner` watch added for each contract kind whose role it follows. */
+export function withContractWatches(reconciler: AnyReconciler, contracts: readonly ProviderKindContract[]): AnyReconciler {
+  const roles = CONTRACT_WATCHES.find((w) => sameGroupKind(w.watcher, reconciler.kind))?.roles ?? [];
+  const extra: Watch[] = contracts
+    .filter((c) => roles.includes(c.role))
+    .filter((c) => !reconciler.watches.some((w) => w.by === 'owner' && sameGroupKind(w.kind, c)))
+    .map((c) => ({ kind: { group: c.group, kind: c.kind }, by: 'owner' }));
+  const referrers: Watch[] = CONTRACT_REFERRER_WATCHES.filter((w) => sameGroupKind(w.watcher, reconciler.kind)).flatMap((w) =>
+    contracts
+      .filter((c) => c.role === w.role)
+      .flatMap((c): GroupKind[] => (w.template ? (c.templateKind ? [{ group: c.group, kind: c.templateKind }] : []) : [{ group: c.group, kind: c.kind }]))
+      .filter((k) => !reconciler.watches.some((x) => x.by === 'referrer' && x.field === w.field && sameGroupKind(x.kind, k)))
+      .map((k): Watch => ({ kind: k, by: 'referrer', field: w.field })),
+  );
+  const added = [...extra, ...referrers];
+  return added.length === 0 ? reconciler : { ...reconciler, watches: [...reconciler.watches, ...added] };
+}

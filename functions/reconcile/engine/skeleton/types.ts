@@ -1,0 +1,88 @@
+import type { ConditionInput } from '../../../../shared/contracts/conditions.js';
+import type { GroupKind, StoredObject } from '../../../../shared/contracts/object.js';
+import type { Clock } from '../../../../shared/ports/clock.js';
+import type { Logger } from '../../../../shared/ports/logger.js';
+import type { ObjectStore } from '../../../../shared/ports/object-store.js';
+import type { WorkQueue } from '../../../../shared/ports/work-queue.js';
+
+/** The ports a reconciler sees. Provider-specific ports hang off `providers`. */
+export interface ReconcileContext {
+  store: ObjectStore;
+  queue: WorkQueue;
+  clock: Clock;
+  logger: Logger;
+  /** Ports that only some kinds need (workload cluster, EC2, hook client …), by name. */
+  providers?: Readonly<Record<string, unknown>>;
+}
+
+export interface ReconcileResult {
+  /** Run again after this many seconds even if nothing changes. */
+  requeueAfterSeconds?: number;
+}
+
+/** What a phase returns: nothing (go on), a requeue, or stop (skip the later phases). */
+export interface PhaseResult extends ReconcileResult {
+  stop?: boolean;
+}
+
+/** State shared by the phases of one reconcile. Kinds extend it with what their phases find. */
+export interface Scope {
+  readonly ctx: ReconcileContext;
+  /** The object as last read or written; phases that write it replace it. */
+  object: StoredObject;
+  /** Conditions the phases report; merged into status.conditions once at the end. */
+  conditions: ConditionInput[];
+}
+
+export type Phase<S extends Scope> = (scope: S) => Promise<PhaseResult | undefined> | PhaseResult | undefined;
+
+/** The new status of an object, computed by a pure function from the scope. */
+export interface StatusUpdate {
+  /** Status fields other than conditions and observedGeneration; replaces them wholesale. */
+  fields: Record<string, unknown>;
+}
+
+/**
+ * How a kind names what it reacts to. `self` is implied. A watch on another kind maps a change
+ * of that kind to requests for this one:
+ * - `owner`: the changed object's ownerReferences of this kind (e.g. Machine → its MachineSet);
+ * - `referrer`: objects of this kind that reference the changed object (resolved by `mapper`);
+ * - `clusterLabel`: objects of this kind in the same cluster (cluster-name label);
+ * - `reference`: the object of this kind the changed object names in `field` (Cluster API's
+ *   MachineToInfrastructureMapFunc: Machine → its InfraMachine); read off the change, no store call.
+ * `changes` (a predicate, as data) narrows a watch to modifications of the listed field paths:
+ * inserts and removals always pass, a MODIFY passes only when one of those paths differs.
+ */
+export type Watch = WatchMapping & { changes?: readonly string[] };
+
+type WatchMapping =
+  | { kind: GroupKind; by: 'owner' }
+  | { kind: GroupKind; by: 'clusterLabel' }
+  | { kind: GroupKind; by: 'referrer'; field: ReferrerField }
+  | { kind: GroupKind; by: 'reference'; field: ReferrerField };
+
+/** Where the referring object keeps the reference (the router looks it up in the store). */
+export type ReferrerField =
+  | 'spec.infrastructureRef'
+  | 'spec.controlPlaneRef'
+  | 'spec.bootstrap.configRef'
+  | 'spec.template.spec.infrastructureRef'
+  | 'spec.template.spec.bootstrap.configRef'
+  | 'spec.machineTemplate.spec.infrastructureRef'
+  | 'spec.clusterName';
+
+export interface ReconcilerDefinition<S extends Scope> {
+  kind: GroupKind;
+  /** Added on first reconcile, removed when the delete phases finish. */
+  finalizer?: string;
+  watches: readonly Watch[];
+  createScope(ctx: ReconcileContext, object: StoredObject): S | Promise<S>;
+  phases: readonly Phase<S>[];
+  /** Run instead of `phases` while deletionTimestamp is set. All must finish (no requeue, no stop) before the finalizer goes. */
+  deletePhases: readonly Phase<S>[];
+  /** Pure: the status to write, from what the phases found. */
+  computeStatus(scope: S): StatusUpdate;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds reconcilers of every scope type
+export type AnyReconciler = ReconcilerDefinition<any>;

@@ -1,0 +1,63 @@
+/**
+ * Cloning provider templates (`<Kind>Template` → `<Kind>`): the new object gets
+ * `spec.template.spec`, template labels/annotations, the cluster-name label, the
+ * `cloned-from-*` annotations and a controller owner reference.
+ */
+
+import { clone, isRecord, recordAt } from '../../../../shared/contracts/json.js';
+import {
+  type KubeObject,
+  LABEL_CLUSTER_NAME,
+  type OwnerReference,
+  type StoredObject,
+  groupOf,
+} from '../../../../shared/contracts/object.js';
+
+export const ANNOTATION_CLONED_FROM_NAME = 'cluster.x-k8s.io/cloned-from-name';
+export const ANNOTATION_CLONED_FROM_GROUPKIND = 'cluster.x-k8s.io/cloned-from-groupkind';
+const TEMPLATE_SUFFIX = 'Template';
+
+/** `KubeadmConfigTemplate` → `KubeadmConfig`; undefined for a kind that is not a template. */
+export function kindFromTemplate(templateKind: string): string | undefined {
+  return templateKind.endsWith(TEMPLATE_SUFFIX) && templateKind.length > TEMPLATE_SUFFIX.length
+    ? templateKind.slice(0, -TEMPLATE_SUFFIX.length)
+    : undefined;
+}
+
+function stringRecord(value: unknown): Record<string, string> {
+  if (!isRecord(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+export interface CloneRequest {
+  template: StoredObject;
+  name: string;
+  clusterName: string;
+  owner?: OwnerReference;
+  /** Extra labels (e.g. the Machine's set-name and template-hash labels). */
+  labels?: Record<string, string>;
+}
+
+/** Pure: the object to create from a template, or undefined when `template` is not a `*Template`. */
+export function cloneFromTemplate(req: CloneRequest): KubeObject | undefined {
+  const kind = kindFromTemplate(req.template.kind);
+  if (!kind) return undefined;
+  const templateMeta = recordAt(req.template, 'spec', 'template', 'metadata');
+  const spec = recordAt(req.template, 'spec', 'template', 'spec') ?? {};
+  return {
+    apiVersion: req.template.apiVersion,
+    kind,
+    metadata: {
+      name: req.name,
+      namespace: req.template.metadata.namespace,
+      labels: { ...stringRecord(templateMeta?.labels), ...req.labels, [LABEL_CLUSTER_NAME]: req.clusterName },
+      annotations: {
+        ...stringRecord(templateMeta?.annotations),
+        [ANNOTATION_CLONED_FROM_NAME]: req.template.metadata.name,
+        [ANNOTATION_CLONED_FROM_GROUPKIND]: `${req.template.kind}.${groupOf(req.template.apiVersion)}`,
+      },
+      ...(req.owner ? { ownerReferences: [req.owner] } : {}),
+    },
+    spec: clone(spec),
+  };
+}

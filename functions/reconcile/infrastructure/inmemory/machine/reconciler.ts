@@ -1,0 +1,28 @@
+import { CORE_GROUP, INFRASTRUCTURE_GROUP } from '../../../../../shared/contracts/providers/builtin-providers.js';
+import type { ReconcilerDefinition } from '../../../engine/skeleton/types.js';
+import { ownerMachinePhase, provisionPhase } from './phases.js';
+import { type InMemoryMachineScope, createInMemoryMachineScope } from './scope.js';
+import { computeInMemoryMachineStatus } from './status.js';
+
+/**
+ * InMemoryMachine: a simulated VM that comes up `spec.startupSeconds` (default 2) after creation
+ * once its Machine has bootstrap data. No finalizer: deleting it removes it at once.
+ * Its Machine's changes (bootstrap data, deletion) reach it through the Machine's infrastructureRef,
+ * as Cluster API's MachineToInfrastructureMapFunc does; no polling.
+ */
+export const inMemoryMachineReconciler: ReconcilerDefinition<InMemoryMachineScope> = {
+  kind: { group: INFRASTRUCTURE_GROUP, kind: 'InMemoryMachine' },
+  watches: [
+    {
+      kind: { group: CORE_GROUP, kind: 'Machine' },
+      by: 'reference',
+      field: 'spec.infrastructureRef',
+      // What the simulated VM reads of its Machine: bootstrap data, failure domain, deletion.
+      changes: ['spec.bootstrap.dataSecretName', 'spec.failureDomain', 'metadata.deletionTimestamp', 'metadata.ownerReferences'],
+    },
+  ],
+  createScope: createInMemoryMachineScope,
+  phases: [ownerMachinePhase, provisionPhase],
+  deletePhases: [],
+  computeStatus: computeInMemoryMachineStatus,
+};

@@ -1,0 +1,53 @@
+/** The simulated VM of an InMemoryMachine: readiness time, failure injection, address and node. */
+
+import { isRecord, numberAt, stringAt, valueAt } from '../../../../../shared/contracts/json.js';
+import type { StoredObject } from '../../../../../shared/contracts/object.js';
+import type { MachineAddress } from '../../../../../shared/contracts/providers/fields.js';
+import { stableHash } from '../../../engine/hashing/stable-hash.js';
+
+export const DEFAULT_STARTUP_SECONDS = 2;
+
+export type FailureMode = 'None' | 'NeverReady' | 'Fail';
+
+export function failureModeOf(obj: StoredObject): FailureMode {
+  const mode = valueAt(obj, 'spec', 'failure', 'mode');
+  return mode === 'NeverReady' || mode === 'Fail' ? mode : 'None';
+}
+
+export function failureMessageOf(obj: StoredObject): string {
+  const failure = valueAt(obj, 'spec', 'failure');
+  return isRecord(failure) && typeof failure.message === 'string' ? failure.message : 'injected failure (spec.failure.mode Fail)';
+}
+
+export function startupSecondsOf(obj: StoredObject): number {
+  const seconds = numberAt(obj, 'spec', 'startupSeconds');
+  return seconds !== undefined && seconds >= 0 ? seconds : DEFAULT_STARTUP_SECONDS;
+}
+
+/** Seconds until the VM is up, measured from creation; 0 when it is. */
+export function secondsUntilReady(obj: StoredObject, now: Date): number {
+  const created = new Date(obj.metadata.creationTimestamp).getTime();
+  const readyAt = created + startupSecondsOf(obj) * 1000;
+  return Math.max(0, Math.ceil((readyAt - now.getTime()) / 1000));
+}
+
+/** A deterministic 10.x.y.z from the machine's identity. */
+export function simulatedInternalIP(namespace: string, name: string): string {
+  const h = stableHash(`${namespace}/${name}`);
+  return `10.${(h >>> 16) & 0xff}.${(h >>> 8) & 0xff}.${(h & 0xfe) + 1}`;
+}
+
+export function simulatedAddresses(namespace: string, name: string): MachineAddress[] {
+  return [
+    { type: 'InternalIP', address: simulatedInternalIP(namespace, name) },
+    { type: 'Hostname', address: name },
+  ];
+}
+
+export function simulatedNode(name: string, kubeletVersion: string | undefined) {
+  return { name, ready: true, ...(kubeletVersion ? { info: { kubeletVersion } } : {}) };
+}
+
+export function machineVersionOf(machine: StoredObject | undefined): string | undefined {
+  return machine ? stringAt(machine, 'spec', 'version') : undefined;
+}

@@ -1,0 +1,19 @@
+import { stringAt } from '../../../../../shared/contracts/json.js';
+import type { StatusUpdate } from '../../../engine/skeleton/types.js';
+import type { InMemoryMachineScope } from './scope.js';
+import { machineVersionOf, simulatedAddresses, simulatedNode } from './simulation.js';
+
+/** v1beta2 InfraMachine status: provisioned flag, addresses, failure domain, and the simulated Node. */
+export function computeInMemoryMachineStatus(s: InMemoryMachineScope): StatusUpdate {
+  if (!s.provisioned) return { fields: { initialization: { provisioned: false } } };
+  const { namespace, name } = s.object.metadata;
+  const failureDomain = stringAt(s.machine, 'spec', 'failureDomain');
+  return {
+    fields: {
+      initialization: { provisioned: true },
+      addresses: simulatedAddresses(namespace, name),
+      ...(failureDomain ? { failureDomain } : {}),
+      simulatedNode: simulatedNode(s.machine?.metadata.name ?? name, machineVersionOf(s.machine)),
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/** The kubeadm bootstrap provider: KubeadmConfig → bootstrap data Secret (v1beta2 contract). */
+
+import type { ReconcilerDefinition } from '../../engine/skeleton/types.js';
+import { BOOTSTRAP_GROUP, CORE_GROUP } from '../common/well-known.js';
+import { chooseRole, findDataSecret, renderDataSecret, resolveOwner, waitForClusterInfrastructure } from './phases.js';
+import { deleteOwnedSecrets } from './delete-phases.js';
+import { type KubeadmConfigScope, createKubeadmConfigScope } from './scope.js';
+import { kubeadmConfigStatus } from './status.js';
+
+/**
+ * Not in upstream CABPK: the finalizer lets the config delete its own Secrets, so Secrets are
+ * never garbage-collected by functions without the Secrets permission.
+ */
+export const KUBEADM_CONFIG_FINALIZER = 'kubeadmconfig.bootstrap.cluster.x-k8s.io';
+
+export const kubeadmConfigReconciler: ReconcilerDefinition<KubeadmConfigScope> = {
+  kind: { group: BOOTSTRAP_GROUP, kind: 'KubeadmConfig' },
+  finalizer: KUBEADM_CONFIG_FINALIZER,
+  watches: [
+    // Cluster changes (infrastructure ready, control plane initialized) wake every config of
+    // the cluster; a Machine wakes only the config it names. A stale init lock (its holder
+    // Machine gone) is noticed on the losers' 30 s requeue, as in Cluster API.
+    {
+      kind: { group: CORE_GROUP, kind: 'Cluster' },
+      by: 'clusterLabel',
+      changes: ['spec', 'status.initialization', 'metadata.deletionTimestamp'],
+    },
+    {
+      kind: { group: CORE_GROUP, kind: 'Machine' },
+      by: 'reference',
+      field: 'spec.bootstrap.configRef',
+      changes: ['spec.version', 'spec.bootstrap.configRef', 'metadata.labels', 'metadata.deletionTimestamp'],
+    },
+  ],
+  createScope: createKubeadmConfigScope,
+  phases: [findDataSecret, resolveOwner, waitForClusterInfrastructure, chooseRole, renderDataSecret],
+  deletePhases: [deleteOwnedSecrets],
+  computeStatus: (scope) => kubeadmConfigStatus({ dataSecretName: scope.dataSecretName }),
+};

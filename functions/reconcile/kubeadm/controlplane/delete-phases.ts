@@ -1,0 +1,55 @@
+/** KCP deletion: wait for the cluster's worker machines to go, then delete the control-plane machines. */
+
+import { type StoredObject, controllerOf, isDeleting, keyOf } from '../../../../shared/contracts/object.js';
+import { isNotFound } from '../../../../shared/errors/index.js';
+import { LABEL_CONTROL_PLANE } from '../common/well-known.js';
+import type { PhaseResult } from '../../engine/skeleton/types.js';
+import { clusterNameOf } from './phases.js';
+import type { KcpScope } from './scope.js';
+import { CONDITIONS } from './status.js';
+
+const WORKERS_REQUEUE_SECONDS = 10;
+const MACHINES_REQUEUE_SECONDS = 5;
+
+function isWorkerMachine(obj: StoredObject): boolean {
+  return obj.kind === 'Machine' && obj.metadata.labels?.[LABEL_CONTROL_PLANE] === undefined;
+}
+
+export async function deleteControlPlane(scope: KcpScope): Promise<PhaseResult | undefined> {
+  const { store } = scope.ctx;
+  const kcp = scope.object;
+  const clusterName = clusterNameOf(kcp);
+  const objects = clusterName
+    ? await store.listByCluster(kcp.metadata.namespace, clusterName)
+    : await store.listByOwner(kcp.metadata.uid);
+  const workers = objects.filter(isWorkerMachine);
+  if (workers.length > 0) {
+    scope.conditions.push({
+      type: CONDITIONS.deleting,
+      status: 'True',
+      reason: 'WaitingForWorkers',
+      message: `waiting for ${workers.length} worker machine(s) to be deleted`,
+    });
+    return { requeueAfterSeconds: WORKERS_REQUEUE_SECONDS };
+  }
+  const machines = objects.filter((o) => o.kind === 'Machine' && controllerOf(o)?.uid === kcp.metadata.uid);
+  scope.facts = [];
+  for (const machine of machines.filter((m) => !isDeleting(m))) {
+    try {
+      await store.delete(keyOf(machine));
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+  if (machines.length > 0) {
+    scope.conditions.push({
+      type: CONDITIONS.deleting,
+      status: 'True',
+      reason: 'DeletingMachines',
+      message: `waiting for ${machines.length} control plane machine(s) to be deleted`,
+    });
+    return { requeueAfterSeconds: MACHINES_REQUEUE_SECONDS };
+  }
+  scope.conditions.push({ type: CONDITIONS.deleting, status: 'True', reason: 'Deleted' });
+  return undefined;
+}

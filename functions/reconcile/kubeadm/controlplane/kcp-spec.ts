@@ -1,0 +1,54 @@
+/** Typed reads of a stored (admitted) KubeadmControlPlane spec. */
+
+import { isRecord, numberAt, recordAt, stringAt } from '../../../../shared/contracts/json.js';
+import type { KubeObject } from '../../../../shared/contracts/object.js';
+
+export interface ObjectRef {
+  apiGroup: string;
+  kind: string;
+  name: string;
+}
+
+export interface KcpSpec {
+  replicas: number;
+  version: string;
+  maxSurge: 0 | 1;
+  infrastructureRef?: ObjectRef;
+  kubeadmConfigSpec: Record<string, unknown>;
+  machineLabels: Record<string, string>;
+  machineAnnotations: Record<string, string>;
+  /** machineTemplate.spec minus infrastructureRef: readinessGates, deletion, taints. */
+  machineSpecExtras: Record<string, unknown>;
+  /** rollout.after (RFC 3339) if set. */
+  rolloutAfter?: string;
+}
+
+function stringMap(value: unknown): Record<string, string> {
+  if (!isRecord(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+export function objectRef(value: unknown): ObjectRef | undefined {
+  if (!isRecord(value)) return undefined;
+  const { apiGroup, kind, name } = value;
+  if (typeof apiGroup !== 'string' || typeof kind !== 'string' || typeof name !== 'string') return undefined;
+  return { apiGroup, kind, name };
+}
+
+export function readKcpSpec(kcp: KubeObject): KcpSpec {
+  const template = recordAt(kcp, 'spec', 'machineTemplate') ?? {};
+  const { infrastructureRef, ...machineSpecExtras } = recordAt(template, 'spec') ?? {};
+  const infra = objectRef(infrastructureRef);
+  const rolloutAfter = stringAt(kcp, 'spec', 'rollout', 'after');
+  return {
+    replicas: numberAt(kcp, 'spec', 'replicas') ?? 1,
+    version: stringAt(kcp, 'spec', 'version') ?? '',
+    maxSurge: numberAt(kcp, 'spec', 'rollout', 'strategy', 'rollingUpdate', 'maxSurge') === 0 ? 0 : 1,
+    ...(infra ? { infrastructureRef: infra } : {}),
+    kubeadmConfigSpec: recordAt(kcp, 'spec', 'kubeadmConfigSpec') ?? {},
+    machineLabels: stringMap(recordAt(template, 'metadata', 'labels')),
+    machineAnnotations: stringMap(recordAt(template, 'metadata', 'annotations')),
+    machineSpecExtras,
+    ...(rolloutAfter ? { rolloutAfter } : {}),
+  };
+}

@@ -1,0 +1,249 @@
+/** KubeadmControlPlane phases (capi-contract.md §3.4): cluster → certificates → kubeconfig → machines → scale/rollout. */
+
+import { listClusterMembers, MACHINE } from '../../engine/references/cluster-members.js';
+import { readReference } from '../../engine/references/object-reference.js';
+import { booleanAt, stringAt } from '../../../../shared/contracts/json.js';
+import {
+  type KubeObject,
+  LABEL_CLUSTER_NAME,
+  type ObjectKey,
+  type StoredObject,
+  controllerOf,
+  groupOf,
+  keyOf,
+  ownerReferenceTo,
+} from '../../../../shared/contracts/object.js';
+import { isAlreadyExists, isNotFound } from '../../../../shared/errors/index.js';
+import { apiServerUrl, buildAdminKubeconfig, issueClientCertificate } from '../../../../shared/pki/index.js';
+import { encryptionAlgorithmOf, generateCertificates } from '../common/certificate-generation.js';
+import {
+  type CertificatePair,
+  ensureClusterCertificates,
+  lookupClusterCertificates,
+  missingPurposes,
+} from '../common/cluster-certificates.js';
+import { clusterReadiness } from '../common/cluster-readiness.js';
+import { encodeSecretValue } from '../common/secret-data.js';
+import { CLUSTER_SECRET_TYPE, CORE_GROUP, kubeconfigSecretName } from '../common/well-known.js';
+import type { PhaseResult } from '../../engine/skeleton/types.js';
+import { addonSkips, remediationInProgress } from './annotations.js';
+import { controlPlaneFailureDomains } from './failure-domains.js';
+import { buildInfraMachine, buildKubeadmConfig, buildMachine, newMachineName } from './machine-factory.js';
+import { configSpecHash, machineFacts, machineHasNode } from './machine-facts.js';
+import { planControlPlane } from './plan.js';
+import type { KcpScope } from './scope.js';
+import { kcpConditions, kcpWaitingConditions } from './status.js';
+
+const STOP: PhaseResult = { stop: true };
+/** KCP preflight retry (upstream 15 s). */
+const PREFLIGHT_REQUEUE_SECONDS = 15;
+const MISSING_REFERENCE_REQUEUE_SECONDS = 30;
+
+function waiting(scope: KcpScope, reason: string, message: string, requeueAfterSeconds?: number): PhaseResult {
+  scope.conditions.push(...kcpWaitingConditions(reason, message));
+  return requeueAfterSeconds === undefined ? STOP : { stop: true, requeueAfterSeconds };
+}
+
+/** The owning Cluster: ownerReference of kind Cluster (set by the Cluster controller), else the cluster-name label. */
+export function clusterNameOf(kcp: KubeObject): string | undefined {
+  const owner = (kcp.metadata.ownerReferences ?? []).find((ref) => ref.kind === 'Cluster' && groupOf(ref.apiVersion) === CORE_GROUP);
+  return owner?.name ?? kcp.metadata.labels?.[LABEL_CLUSTER_NAME];
+}
+
+export async function resolveCluster(scope: KcpScope): Promise<PhaseResult | undefined> {
+  const clusterName = clusterNameOf(scope.object);
+  if (!clusterName) return waiting(scope, 'WaitingForCluster', 'waiting for a Cluster to own this control plane');
+  scope.clusterName = clusterName;
+  const cluster = await scope.ctx.store.get({ group: CORE_GROUP, kind: 'Cluster', namespace: scope.object.metadata.namespace, name: clusterName });
+  if (!cluster) return waiting(scope, 'WaitingForCluster', `cluster ${clusterName} not found`, MISSING_REFERENCE_REQUEUE_SECONDS);
+  scope.cluster = cluster;
+  if (booleanAt(cluster, 'status', 'initialization', 'controlPlaneInitialized') === true) scope.initialized = true;
+  const readiness = clusterReadiness(cluster);
+  if (!readiness.ready) return waiting(scope, readiness.reason, readiness.message);
+  scope.endpoint = readiness.endpoint;
+  return undefined;
+}
+
+/** Generated once until the control plane is initialized; afterwards only looked up (CAs are never regenerated). */
+export async function reconcileCertificates(scope: KcpScope): Promise<PhaseResult | undefined> {
+  const { clusterName } = scope;
+  if (!clusterName) return STOP;
+  const ref = { namespace: scope.object.metadata.namespace, clusterName };
+  const certificates = scope.initialized
+    ? await lookupClusterCertificates(scope.ctx.store, ref)
+    : await ensureClusterCertificates(scope.ctx.store, {
+        ...ref,
+        owner: ownerReferenceTo(scope.object),
+        generate: () => generateCertificates(clusterName, scope.spec.kubeadmConfigSpec, scope.ctx.clock.now()),
+      });
+  scope.missingCertificates = missingPurposes(certificates).map((p) => `${clusterName}-${p}`);
+  scope.ca = certificates.ca;
+  return undefined;
+}
+
+/** `<cluster>-kubeconfig`: an admin kubeconfig signed by the cluster CA, created once. */
+export async function reconcileKubeconfig(scope: KcpScope): Promise<PhaseResult | undefined> {
+  const { clusterName, endpoint, ca } = scope;
+  if (!clusterName || !endpoint) return STOP;
+  const namespace = scope.object.metadata.namespace;
+  const name = kubeconfigSecretName(clusterName);
+  if (await scope.ctx.store.get({ group: '', kind: 'Secret', namespace, name })) return undefined;
+  if (!ca) return { requeueAfterSeconds: PREFLIGHT_REQUEUE_SECONDS };
+  const value = await adminKubeconfig(scope, clusterName, endpoint, ca);
+  try {
+    await scope.ctx.store.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      type: CLUSTER_SECRET_TYPE,
+      metadata: { name, namespace, labels: { [LABEL_CLUSTER_NAME]: clusterName }, ownerReferences: [ownerReferenceTo(scope.object)] },
+      data: { value: encodeSecretValue(value) },
+    });
+  } catch (error) {
+    if (!isAlreadyExists(error)) throw error;
+  }
+  return undefined;
+}
+
+async function adminKubeconfig(
+  scope: KcpScope,
+  clusterName: string,
+  endpoint: NonNullable<KcpScope['endpoint']>,
+  ca: CertificatePair,
+): Promise<string> {
+  const algorithm = encryptionAlgorithmOf(scope.spec.kubeadmConfigSpec);
+  const client = await issueClientCertificate({
+    ca: { certPem: ca.cert, keyPem: ca.key },
+    now: scope.ctx.clock.now(),
+    ...(algorithm ? { algorithm } : {}),
+  });
+  return buildAdminKubeconfig({
+    clusterName,
+    server: apiServerUrl(endpoint.host, endpoint.port),
+    caPem: ca.cert,
+    clientCertPem: client.certPem,
+    clientKeyPem: client.keyPem,
+  });
+}
+
+function isControlledBy(obj: StoredObject, owner: StoredObject): boolean {
+  return controllerOf(obj)?.uid === owner.metadata.uid;
+}
+
+function infraMachineOf(machine: StoredObject, objects: readonly StoredObject[]): StoredObject | undefined {
+  const kind = stringAt(machine, 'spec', 'infrastructureRef', 'kind');
+  const name = stringAt(machine, 'spec', 'infrastructureRef', 'name');
+  return objects.find((o) => o.kind === kind && o.metadata.name === name);
+}
+
+/** The cluster's Machines, then the InfraMachines of the kinds they name: this KCP's Machines and their InfraMachines are picked from them. */
+export async function collectMachines(scope: KcpScope): Promise<PhaseResult | undefined> {
+  const { clusterName } = scope;
+  if (!clusterName) return STOP;
+  const { namespace } = scope.object.metadata;
+  const machines = await scope.ctx.store.listByCluster(namespace, clusterName, MACHINE);
+  const infraKinds = machines.flatMap((m) => {
+    const ref = readReference(m, 'spec', 'infrastructureRef');
+    return ref ? [{ group: ref.apiGroup, kind: ref.kind }] : [];
+  });
+  scope.clusterObjects = [...machines, ...(await listClusterMembers(scope.ctx.store, namespace, clusterName, infraKinds))];
+  scope.machines = scope.clusterObjects.filter((o) => o.kind === 'Machine' && isControlledBy(o, scope.object));
+  const specHash = configSpecHash(scope.spec.kubeadmConfigSpec);
+  const now = scope.ctx.clock.now();
+  scope.facts = scope.machines.map((m) => {
+    const infraMachine = infraMachineOf(m, scope.clusterObjects);
+    return machineFacts(m, { spec: scope.spec, specHash, now, ...(infraMachine ? { infraMachine } : {}) });
+  });
+  if (scope.machines.some(machineHasNode)) scope.initialized = true;
+  return undefined;
+}
+
+/** Plans one step (scale up, scale down, wait) and takes it. */
+export async function reconcileReplicas(scope: KcpScope): Promise<PhaseResult | undefined> {
+  const { cluster } = scope;
+  if (!cluster) return STOP;
+  const remediation = remediationInProgress(scope.object);
+  const plan = planControlPlane({
+    replicas: scope.spec.replicas,
+    maxSurge: scope.spec.maxSurge,
+    initialized: scope.initialized,
+    machines: scope.facts,
+    failureDomains: controlPlaneFailureDomains(cluster),
+    ...(remediation ? { remediatingMachine: remediation.machine } : {}),
+  });
+  scope.plan = plan;
+  switch (plan.type) {
+    case 'none':
+      return undefined;
+    case 'wait':
+      return plan.reason === 'WaitingForMachinesReady' || plan.reason === 'WaitingForMachineDeletion'
+        ? { requeueAfterSeconds: PREFLIGHT_REQUEUE_SECONDS }
+        : undefined;
+    case 'scaleUp':
+      if (scope.missingCertificates.length > 0) return { requeueAfterSeconds: PREFLIGHT_REQUEUE_SECONDS };
+      return createMachine(scope, plan.init, plan.failureDomain);
+    case 'scaleDown':
+      await deleteIfPresent(scope, { group: CORE_GROUP, kind: 'Machine', namespace: scope.object.metadata.namespace, name: plan.machine });
+      return undefined;
+  }
+}
+
+async function deleteIfPresent(scope: KcpScope, key: ObjectKey): Promise<void> {
+  try {
+    await scope.ctx.store.delete(key);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+}
+
+async function createMachine(scope: KcpScope, init: boolean, failureDomain?: string): Promise<PhaseResult | undefined> {
+  const { clusterName } = scope;
+  const ref = scope.spec.infrastructureRef;
+  if (!clusterName || !ref) return STOP;
+  const namespace = scope.object.metadata.namespace;
+  const template = await scope.ctx.store.get({ group: ref.apiGroup, kind: ref.kind, namespace, name: ref.name });
+  if (!template) {
+    scope.creationProblem = `infrastructure template ${ref.kind} ${ref.name} not found`;
+    return { requeueAfterSeconds: MISSING_REFERENCE_REQUEUE_SECONDS };
+  }
+  const input = {
+    kcp: scope.object,
+    spec: scope.spec,
+    clusterName,
+    name: newMachineName(scope.object.metadata.name),
+    init,
+    specHash: configSpecHash(scope.spec.kubeadmConfigSpec),
+    infraTemplate: template,
+    ...(failureDomain ? { failureDomain } : {}),
+  };
+  const infraMachine = buildInfraMachine(input);
+  const created: ObjectKey[] = [];
+  try {
+    for (const obj of [infraMachine, buildKubeadmConfig(input), buildMachine(input, infraMachine)]) {
+      await scope.ctx.store.create(obj);
+      created.push(keyOf(obj));
+    }
+  } catch (error) {
+    // Leave no orphans behind: the next reconcile plans again from scratch.
+    for (const key of created) await deleteIfPresent(scope, key);
+    throw error;
+  }
+  return undefined;
+}
+
+/** Conditions from everything the phases found (last phase). */
+export function reportConditions(scope: KcpScope): PhaseResult | undefined {
+  const remediation = remediationInProgress(scope.object);
+  scope.conditions.push(
+    ...kcpConditions({
+      replicas: scope.spec.replicas,
+      initialized: scope.initialized,
+      machines: scope.facts,
+      missingCertificates: scope.missingCertificates,
+      skips: addonSkips(scope.object),
+      ...(scope.plan ? { plan: scope.plan } : {}),
+      ...(remediation ? { remediation } : {}),
+      ...(scope.creationProblem ? { creationProblem: scope.creationProblem } : {}),
+    }),
+  );
+  return undefined;
+}

@@ -1,0 +1,35 @@
+/** The kubeadm control-plane provider: KubeadmControlPlane → certificates, kubeconfig, control-plane Machines. */
+
+import { CONTROL_PLANE_GROUP, CORE_GROUP } from '../common/well-known.js';
+import type { ReconcilerDefinition } from '../../engine/skeleton/types.js';
+import { deleteControlPlane } from './delete-phases.js';
+import {
+  collectMachines,
+  reconcileCertificates,
+  reconcileKubeconfig,
+  reconcileReplicas,
+  reportConditions,
+  resolveCluster,
+} from './phases.js';
+import { type KcpScope, createKcpScope } from './scope.js';
+import { kcpStatus } from './status.js';
+
+export const KCP_FINALIZER = 'kubeadm.controlplane.cluster.x-k8s.io';
+
+export const kubeadmControlPlaneReconciler: ReconcilerDefinition<KcpScope> = {
+  kind: { group: CONTROL_PLANE_GROUP, kind: 'KubeadmControlPlane' },
+  finalizer: KCP_FINALIZER,
+  watches: [
+    { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'owner' },
+    { kind: { group: CORE_GROUP, kind: 'Cluster' }, by: 'clusterLabel' },
+  ],
+  createScope: createKcpScope,
+  phases: [resolveCluster, reconcileCertificates, reconcileKubeconfig, collectMachines, reconcileReplicas, reportConditions],
+  deletePhases: [deleteControlPlane],
+  computeStatus: (scope) =>
+    kcpStatus({
+      ...(scope.clusterName ? { clusterName: scope.clusterName } : {}),
+      machines: scope.facts,
+      initialized: scope.initialized,
+    }),
+};
