@@ -9,6 +9,7 @@ import {
   renderFieldError,
   required,
   tooLong,
+  tooLongBytes,
 } from '../../shared/contracts/validation/field-error.js';
 import { selectorMatches } from '../../shared/contracts/validation/label-selector.js';
 import { isKubernetesVersion } from '../../shared/contracts/validation/kubernetes-version.js';
@@ -32,6 +33,8 @@ describe('renderFieldError', () => {
     [forbidden('spec.x', 'unknown field "spec.x"'), 'spec.x: Forbidden: unknown field "spec.x"'],
     [notSupported('spec.format', 'yaml', ['cloud-config', 'ignition']), 'spec.format: Unsupported value: "yaml": supported values: "cloud-config", "ignition"'],
     [tooLong('spec.clusterName', 'x', 63), 'spec.clusterName: Too long: may not be more than 63 bytes'],
+    [tooLongBytes('metadata.annotations', 262144), 'metadata.annotations: Too long: must have at most 262144 bytes'],
+    [invalid('metadata.labels', 'k'.repeat(300), 'bad'), `metadata.labels: Invalid value: "${'k'.repeat(256)}"... (300 characters): bad`],
   ])('%j', (error, expected) => {
     expect(renderFieldError(error)).toBe(expected);
   });

@@ -1,9 +1,14 @@
-/** First look at a request body: is it an object, and of a kind and version capless serves? */
+/**
+ * First look at a request body: is it an object, is its apiVersion well formed, and is it of a
+ * kind and version capless serves? Runs for every kind and every write.
+ */
 
 import { InvalidError, NotFoundError } from '../../errors/index.js';
 import type { KindInfo, KindRegistry } from '../kinds.js';
 import { isRecord, type JsonRecord } from '../json.js';
 import { groupOf, versionOf } from '../object.js';
+import { errorBody, invalid, renderFieldError } from '../validation/field-error.js';
+import { apiVersionFormatError } from '../validation/api-version.js';
 
 export interface Envelope {
   body: JsonRecord;
@@ -32,6 +37,14 @@ export function readEnvelope(input: unknown, kinds: KindRegistry): Envelope {
   if (typeof apiVersion !== 'string' || typeof kind !== 'string' || missing.length > 0) {
     throw new InvalidError(`Object is invalid: ${missing.map((field) => `${field}: Required value`).join(', ')}`, {
       causes: missing.map((field) => ({ field, reason: 'FieldValueRequired', message: 'Required value' })),
+    });
+  }
+  const formatError = apiVersionFormatError(apiVersion);
+  if (formatError !== undefined) {
+    const error = invalid('apiVersion', apiVersion, formatError);
+    throw new InvalidError(`Object is invalid: ${renderFieldError(error)}`, {
+      causes: [{ field: error.field, reason: error.reason, message: errorBody(error) }],
+      details: { kind },
     });
   }
   const group = groupOf(apiVersion);

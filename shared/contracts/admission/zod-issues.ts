@@ -16,8 +16,17 @@ function valueAtPath(input: unknown, path: readonly PropertyKey[]): unknown {
   return current;
 }
 
+/** A field error a schema check reported whole, at the issue's path (`withFieldErrors` in ../schemas/common/metadata.ts). */
+function carriedFieldError(issue: Issue): FieldError | undefined {
+  if (issue.code !== 'custom') return undefined;
+  const carried: unknown = issue.params?.fieldError;
+  return isRecord(carried) && typeof carried.reason === 'string' ? (carried as unknown as FieldError) : undefined;
+}
+
 function fromIssue(issue: Issue, input: unknown): FieldError[] {
   const field = fieldPath(issue.path);
+  const carried = carriedFieldError(issue);
+  if (carried) return [{ ...carried, field }];
   const value = valueAtPath(input, issue.path);
   switch (issue.code) {
     case 'unrecognized_keys':

@@ -12,6 +12,7 @@ export * from './common/selector.js';
 export * from './common/status.js';
 export * from './controlplane/kubeadm-control-plane.js';
 export * from './core/cluster.js';
+export * from './core/health-check.js';
 export * from './core/machine.js';
 export * from './core/machine-deployment.js';
 export * from './core/machine-health-check.js';

@@ -72,8 +72,21 @@ export const tooLong = (field: string, value: unknown, max: number): FieldError 
   detail: `may not be more than ${max} bytes`,
 });
 
+/** A size limit over several values (`field.TooLong` of current apimachinery: no value shown). */
+export const tooLongBytes = (field: string, max: number): FieldError => ({
+  field,
+  reason: 'FieldValueTooLong',
+  detail: `must have at most ${max} bytes`,
+});
+
+/** Longer strings are cut in messages so a huge bad value is not echoed back whole. */
+const RENDERED_STRING_MAX = 256;
+
 function renderValue(value: unknown): string {
   if (value === undefined) return 'null';
+  if (typeof value === 'string' && value.length > RENDERED_STRING_MAX) {
+    return `${JSON.stringify(value.slice(0, RENDERED_STRING_MAX))}... (${value.length} characters)`;
+  }
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) {
     return JSON.stringify(value);
   }

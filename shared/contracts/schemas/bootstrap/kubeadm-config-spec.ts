@@ -5,6 +5,7 @@
  */
 
 import { z } from 'zod';
+import { int32 } from '../common/names.js';
 import { openRecord } from '../common/status.js';
 
 export const kubeadmFormatSchema = z.enum(['cloud-config', 'ignition']);
@@ -30,16 +31,49 @@ export const clusterConfigurationSchema = z.looseObject({
   imageRepository: z.string().max(512).optional(),
   certificatesDir: z.string().max(512).optional(),
   encryptionAlgorithm: z.enum(['ECDSA-P256', 'ECDSA-P384', 'RSA-2048', 'RSA-3072', 'RSA-4096']).optional(),
+  caCertificateValidityPeriodDays: int32().min(1).max(36_500).optional(),
+  certificateValidityPeriodDays: int32().min(1).max(1095).optional(),
+});
+
+const timeoutSeconds = () => int32().min(0).optional();
+
+/** kubeadm's `timeouts` block of init and join configurations. */
+const kubeadmTimeoutsSchema = z.looseObject({
+  controlPlaneComponentHealthCheckSeconds: timeoutSeconds(),
+  discoverySeconds: timeoutSeconds(),
+  etcdAPICallSeconds: timeoutSeconds(),
+  kubeletHealthCheckSeconds: timeoutSeconds(),
+  kubernetesAPICallSeconds: timeoutSeconds(),
+  tlsBootstrapSeconds: timeoutSeconds(),
+});
+
+const localAPIEndpointSchema = z.looseObject({ bindPort: int32().min(1).optional() });
+
+export const initConfigurationSchema = z.looseObject({
+  bootstrapTokens: z.array(z.looseObject({ ttlSeconds: int32().min(0).optional() })).optional(),
+  localAPIEndpoint: localAPIEndpointSchema.optional(),
+  timeouts: kubeadmTimeoutsSchema.optional(),
+});
+
+export const joinConfigurationSchema = z.looseObject({
+  controlPlane: z.looseObject({ localAPIEndpoint: localAPIEndpointSchema.optional() }).optional(),
+  timeouts: kubeadmTimeoutsSchema.optional(),
+});
+
+export const diskSetupSchema = z.looseObject({
+  partitions: z
+    .array(z.looseObject({ diskLayout: z.array(z.looseObject({ percentage: int32().min(1).max(100) })).optional() }))
+    .optional(),
 });
 
 const commands = z.array(z.string().max(10240));
 
 export const kubeadmConfigSpecSchema = z.strictObject({
   clusterConfiguration: clusterConfigurationSchema.optional(),
-  initConfiguration: openRecord.optional(),
-  joinConfiguration: openRecord.optional(),
+  initConfiguration: initConfigurationSchema.optional(),
+  joinConfiguration: joinConfigurationSchema.optional(),
   files: z.array(fileSchema).optional(),
-  diskSetup: openRecord.optional(),
+  diskSetup: diskSetupSchema.optional(),
   mounts: z.array(z.array(z.string())).optional(),
   bootCommands: commands.optional(),
   preKubeadmCommands: commands.optional(),
@@ -47,7 +81,7 @@ export const kubeadmConfigSpecSchema = z.strictObject({
   users: z.array(z.looseObject({ name: z.string().min(1) })).optional(),
   ntp: z.strictObject({ enabled: z.boolean().optional(), servers: z.array(z.string()).optional() }).optional(),
   format: kubeadmFormatSchema.optional(),
-  verbosity: z.int().optional(),
+  verbosity: int32().optional(),
   ignition: openRecord.optional(),
 });
 

@@ -2,10 +2,11 @@
 
 import { z } from 'zod';
 import { envelope } from '../common/envelope.js';
+import { int32 } from '../common/names.js';
 
 export const releaseSeriesSchema = z.looseObject({
-  major: z.int().min(0),
-  minor: z.int().min(0),
+  major: int32().min(0),
+  minor: int32().min(0),
   contract: z.string().min(1),
 });
 

@@ -1,7 +1,7 @@
 /** The fields every object carries; kind schemas spread this into their own object schema. */
 
 import { z } from 'zod';
-import { objectMetaSchema } from './metadata.js';
+import { objectMetaSchema, templateMetaSchema } from './metadata.js';
 
 export const envelope = {
   apiVersion: z.string().min(1),
@@ -13,12 +13,7 @@ export const envelope = {
 export function templateOf<T extends z.ZodType>(spec: T) {
   return z.strictObject({
     template: z.strictObject({
-      metadata: z
-        .strictObject({
-          labels: z.record(z.string(), z.string()).optional(),
-          annotations: z.record(z.string(), z.string()).optional(),
-        })
-        .optional(),
+      metadata: templateMetaSchema.optional(),
       spec,
     }),
   });

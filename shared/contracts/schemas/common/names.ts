@@ -23,6 +23,12 @@ export const dnsLabel = z
       "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
   });
 
-/** A Kubernetes int-or-string (`intstr.IntOrString`), e.g. `maxSurge: 1` or `'25%'`. */
-export const intOrString = z.union([z.int(), z.string().regex(/^\d+%?$/)]);
+/**
+ * An integer the CRDs declare `format: int32` (Go `int32`): -2147483648 … 2147483647. Every such
+ * field uses this, so a value Cluster API could not decode is refused with the field's path.
+ */
+export const int32 = () => z.int32();
+
+/** A Kubernetes int-or-string (`intstr.IntOrString`, whose int is an int32), e.g. `maxSurge: 1` or `'25%'`. */
+export const intOrString = z.union([int32(), z.string().regex(/^\d+%?$/)]);
 export type IntOrString = z.infer<typeof intOrString>;

@@ -7,7 +7,7 @@ import { openRecord } from '../common/status.js';
 import { machineDeletionSchema, machineTaintSchema, readinessGateSchema } from '../core/machine-spec.js';
 import { machineNamingSchema } from '../core/machine-set.js';
 import { replicaStatusSchema } from '../core/replica-status.js';
-import { intOrString } from '../common/names.js';
+import { int32, intOrString } from '../common/names.js';
 
 export const kcpMachineTemplateSchema = z.strictObject({
   metadata: templateMetaSchema.optional(),
@@ -21,7 +21,7 @@ export const kcpMachineTemplateSchema = z.strictObject({
 
 export const kcpRolloutSchema = z.strictObject({
   after: z.string().optional(),
-  before: z.strictObject({ certificatesExpiryDays: z.int().min(7).optional() }).optional(),
+  before: z.strictObject({ certificatesExpiryDays: int32().min(7).optional() }).optional(),
   strategy: z
     .strictObject({
       type: z.enum(['RollingUpdate']),
@@ -31,13 +31,13 @@ export const kcpRolloutSchema = z.strictObject({
 });
 
 export const kcpRemediationSchema = z.strictObject({
-  maxRetry: z.int().optional(),
-  retryPeriodSeconds: z.int().min(0).optional(),
-  minHealthyPeriodSeconds: z.int().min(0).optional(),
+  maxRetry: int32().optional(),
+  retryPeriodSeconds: int32().min(0).optional(),
+  minHealthyPeriodSeconds: int32().min(0).optional(),
 });
 
 export const kubeadmControlPlaneSpecSchema = z.strictObject({
-  replicas: z.int().optional(),
+  replicas: int32().optional(),
   version: z.string().min(1).max(256),
   machineTemplate: kcpMachineTemplateSchema,
   kubeadmConfigSpec: kubeadmConfigSpecSchema.optional(),
@@ -49,8 +49,8 @@ export const kubeadmControlPlaneSpecSchema = z.strictObject({
 export const kubeadmControlPlaneStatusSchema = replicaStatusSchema.extend({
   initialization: z.looseObject({ controlPlaneInitialized: z.boolean().optional() }).optional(),
   version: z.string().optional(),
-  versions: z.array(z.looseObject({ version: z.string(), replicas: z.int().optional() })).optional(),
-  lastRemediation: openRecord.optional(),
+  versions: z.array(z.looseObject({ version: z.string(), replicas: int32().optional() })).optional(),
+  lastRemediation: z.looseObject({ retryCount: int32().min(0).optional() }).optional(),
 });
 
 export const kubeadmControlPlaneSchema = z.strictObject({

@@ -1,30 +1,65 @@
 import { z } from 'zod';
 import { envelope } from '../common/envelope.js';
+import { templateMetaSchema } from '../common/metadata.js';
+import { int32, intOrString } from '../common/names.js';
 import { contractRefSchema } from '../common/references.js';
-import { baseStatusSchema, openRecord } from '../common/status.js';
+import { baseStatusSchema } from '../common/status.js';
+import { topologyDeletionSchema, topologyHealthCheckSchema } from './health-check.js';
 
 export const apiEndpointSchema = z.strictObject({
   host: z.string().max(512),
-  port: z.int().min(1).max(65535),
+  port: int32().min(1).max(65535),
 });
 
 const cidrBlocks = z.strictObject({ cidrBlocks: z.array(z.string()) });
 
 export const clusterNetworkSchema = z.strictObject({
-  apiServerPort: z.int().min(1).max(65535).optional(),
+  apiServerPort: int32().min(1).max(65535).optional(),
   services: cidrBlocks.optional(),
   pods: cidrBlocks.optional(),
   serviceDomain: z.string().max(253).optional(),
 });
 
+/** What a topology control plane and its worker pools share (the rest is accepted as is). */
+const topologyReplicasShape = {
+  metadata: templateMetaSchema.optional(),
+  replicas: int32().optional(),
+  deletion: topologyDeletionSchema.optional(),
+};
+
+const topologyWorkerShape = {
+  ...topologyReplicasShape,
+  class: z.string().min(1),
+  name: z.string().min(1),
+  minReadySeconds: int32().min(0).optional(),
+};
+
 export const clusterTopologySchema = z.strictObject({
   classRef: z.strictObject({ name: z.string().min(1), namespace: z.string().optional() }),
   version: z.string().min(1).max(256),
-  controlPlane: openRecord.optional(),
+  controlPlane: z.looseObject({ ...topologyReplicasShape, healthCheck: topologyHealthCheckSchema.optional() }).optional(),
   workers: z
     .strictObject({
-      machineDeployments: z.array(z.looseObject({ class: z.string().min(1), name: z.string().min(1) })).optional(),
-      machinePools: z.array(openRecord).optional(),
+      machineDeployments: z
+        .array(
+          z.looseObject({
+            ...topologyWorkerShape,
+            healthCheck: topologyHealthCheckSchema.optional(),
+            rollout: z
+              .looseObject({
+                strategy: z
+                  .looseObject({
+                    rollingUpdate: z
+                      .looseObject({ maxSurge: intOrString.optional(), maxUnavailable: intOrString.optional() })
+                      .optional(),
+                  })
+                  .optional(),
+              })
+              .optional(),
+          }),
+        )
+        .optional(),
+      machinePools: z.array(z.looseObject(topologyWorkerShape)).optional(),
     })
     .optional(),
   variables: z.array(z.looseObject({ name: z.string().min(1), value: z.unknown() })).optional(),
@@ -43,11 +78,11 @@ export const clusterSpecSchema = z.strictObject({
 });
 
 const replicaCounters = z.looseObject({
-  desiredReplicas: z.int().optional(),
-  replicas: z.int().optional(),
-  upToDateReplicas: z.int().optional(),
-  readyReplicas: z.int().optional(),
-  availableReplicas: z.int().optional(),
+  desiredReplicas: int32().optional(),
+  replicas: int32().optional(),
+  upToDateReplicas: int32().optional(),
+  readyReplicas: int32().optional(),
+  availableReplicas: int32().optional(),
 });
 
 export const failureDomainSchema = z.looseObject({

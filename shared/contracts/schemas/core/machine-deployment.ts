@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelope } from '../common/envelope.js';
-import { intOrString } from '../common/names.js';
+import { int32, intOrString } from '../common/names.js';
 import { labelSelectorSchema } from '../common/selector.js';
 import { deletionOrderSchema, machineNamingSchema, machineTemplateSpecSchema } from './machine-set.js';
 import { replicaStatusSchema } from './replica-status.js';
@@ -17,7 +17,7 @@ export const machineDeploymentStrategySchema = z.strictObject({
 
 export const machineDeploymentSpecSchema = z.strictObject({
   clusterName: z.string().min(1).max(63),
-  replicas: z.int().min(0).optional(),
+  replicas: int32().min(0).optional(),
   // Optional here: admission defaults an empty selector (CAPI's mutating webhook runs before schema validation).
   selector: labelSelectorSchema.default({}),
   template: machineTemplateSpecSchema,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envelope } from '../common/envelope.js';
 import { templateMetaSchema } from '../common/metadata.js';
+import { int32 } from '../common/names.js';
 import { labelSelectorSchema } from '../common/selector.js';
 import { machineSpecSchema } from './machine-spec.js';
 import { replicaStatusSchema } from './replica-status.js';
@@ -15,7 +16,7 @@ export const machineNamingSchema = z.strictObject({ template: z.string().max(256
 
 export const machineSetSpecSchema = z.strictObject({
   clusterName: z.string().min(1).max(63),
-  replicas: z.int().min(0).optional(),
+  replicas: int32().min(0).optional(),
   // Optional here: admission defaults an empty selector (CAPI's mutating webhook runs before schema validation).
   selector: labelSelectorSchema.default({}),
   template: machineTemplateSpecSchema,

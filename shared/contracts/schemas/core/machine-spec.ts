@@ -1,6 +1,7 @@
 /** `MachineSpec`, shared by Machine and the templates of MachineSet / MachineDeployment. */
 
 import { z } from 'zod';
+import { int32 } from '../common/names.js';
 import { contractRefSchema } from '../common/references.js';
 
 export const readinessGateSchema = z.strictObject({
@@ -16,9 +17,9 @@ export const machineTaintSchema = z.strictObject({
 });
 
 export const machineDeletionSchema = z.strictObject({
-  nodeDrainTimeoutSeconds: z.int().min(0).optional(),
-  nodeVolumeDetachTimeoutSeconds: z.int().min(0).optional(),
-  nodeDeletionTimeoutSeconds: z.int().min(0).optional(),
+  nodeDrainTimeoutSeconds: int32().min(0).optional(),
+  nodeVolumeDetachTimeoutSeconds: int32().min(0).optional(),
+  nodeDeletionTimeoutSeconds: int32().min(0).optional(),
 });
 
 export const bootstrapSchema = z.strictObject({
@@ -33,7 +34,7 @@ export const machineSpecSchema = z.strictObject({
   version: z.string().max(256).optional(),
   providerID: z.string().max(512).optional(),
   failureDomain: z.string().max(256).optional(),
-  minReadySeconds: z.int().min(0).optional(),
+  minReadySeconds: int32().min(0).optional(),
   readinessGates: z.array(readinessGateSchema).optional(),
   deletion: machineDeletionSchema.optional(),
   taints: z.array(machineTaintSchema).optional(),

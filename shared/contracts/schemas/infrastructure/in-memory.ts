@@ -5,6 +5,7 @@
 
 import { z } from 'zod';
 import { envelope, templateOf } from '../common/envelope.js';
+import { int32 } from '../common/names.js';
 import { baseStatusSchema } from '../common/status.js';
 import { apiEndpointSchema, failureDomainSchema } from '../core/cluster.js';
 
@@ -37,7 +38,7 @@ export const inMemoryFailureSchema = z.strictObject({
 export const inMemoryMachineSpecSchema = z.strictObject({
   providerID: z.string().max(512).optional(),
   /** Simulated provisioning delay; unset means the reconciler's default, 0 means at once. */
-  startupSeconds: z.int().min(0).max(86_400).optional(),
+  startupSeconds: int32().min(0).max(86_400).optional(),
   failureDomain: z.string().max(256).optional(),
   failure: inMemoryFailureSchema.optional(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envelope } from '../common/envelope.js';
+import { int32 } from '../common/names.js';
 import { contractRefSchema, localRefSchema } from '../common/references.js';
 import { baseStatusSchema } from '../common/status.js';
 
@@ -18,7 +19,7 @@ export const ipAddressSchema = z.strictObject({
     claimRef: localRefSchema,
     poolRef: contractRefSchema,
     address: z.string().min(1).max(39),
-    prefix: z.int().min(0).max(128),
+    prefix: int32().min(0).max(128),
     gateway: z.string().max(39).optional(),
   }),
 });

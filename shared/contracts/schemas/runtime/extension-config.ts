@@ -2,6 +2,7 @@
 
 import { z } from 'zod';
 import { envelope } from '../common/envelope.js';
+import { int32 } from '../common/names.js';
 import { labelSelectorSchema } from '../common/selector.js';
 import { openRecord } from '../common/status.js';
 
@@ -11,7 +12,7 @@ export const extensionConfigSchema = z.strictObject({
     clientConfig: z.looseObject({
       url: z.string().max(512).optional(),
       service: z
-        .looseObject({ name: z.string().min(1), namespace: z.string().min(1), path: z.string().optional(), port: z.int().optional() })
+        .looseObject({ name: z.string().min(1), namespace: z.string().min(1), path: z.string().optional(), port: int32().optional() })
         .optional(),
       caBundle: z.string().optional(),
     }),
