@@ -48,7 +48,7 @@ async function rawStore(kind: BenchStoreKind, endpoint: string | undefined): Pro
   }
   const dir = await mkdtemp(join(tmpdir(), 'capless-raw-'));
   const dynamo = await startEmbeddedDynamoDb(dir, { persist: false });
-  const table = await dynamoStoreAt(dynamo.endpoint, 'capless-raw');
+  const table = await dynamoStoreAt(dynamo.clientConfig(), 'capless-raw');
   return {
     store: table.store,
     async close() {

@@ -138,9 +138,9 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
 /** The DynamoDB adapter on dynalite (or an external endpoint), with the change tap on. */
 async function dynamoBackend(options: ControlPlaneOptions, clock: Clock): Promise<{ store: ObjectStore & ChangeSource; close(): Promise<void> }> {
   const dynamo = options.endpoint ? undefined : await startEmbeddedDynamoDb(options.dataDir, { persist: options.persist ?? true });
-  const endpoint = options.endpoint ?? dynamo?.endpoint ?? '';
   const client = new DynamoDBClient({
-    endpoint,
+    // The embedded store is reached through its Unix socket only (ADR 0042); --endpoint over HTTP(S).
+    ...(dynamo ? dynamo.clientConfig() : { endpoint: options.endpoint }),
     region: process.env.AWS_REGION ?? 'us-east-1',
     credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'capless', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? 'capless' },
   });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
+import { chmod, lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { stringAt } from '../shared/contracts/json.js';
@@ -9,11 +10,47 @@ export const KUBECONFIG_FILE = 'kubeconfig';
 const TOKEN_FILE = 'token';
 
 /**
+ * Creates the data dir, or narrows a pre-existing one, to mode 0700: it holds the token, the
+ * serving key and the store (Secrets included), none of which any other user may read.
+ */
+export async function ensurePrivateDataDir(dataDir: string): Promise<void> {
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await chmod(dataDir, 0o700);
+}
+
+/**
+ * Narrows a store directory left by an older capless (or created under a loose umask): the
+ * directory and every directory below it to 0700, every file to 0600. Symbolic links are left
+ * alone (chmod would follow them out of the tree). A missing directory is nothing to do.
+ */
+export async function secureStoreDir(path: string): Promise<void> {
+  let entries: Dirent[];
+  try {
+    if (!(await lstat(path)).isDirectory()) return;
+    await chmod(path, 0o700);
+    entries = await readdir(path, { withFileTypes: true });
+  } catch (error) {
+    if (isMissing(error)) return;
+    throw error;
+  }
+  for (const entry of entries) {
+    const child = join(path, entry.name);
+    if (entry.isDirectory()) await secureStoreDir(child);
+    else if (entry.isFile()) await chmod(child, 0o600);
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && Reflect.get(error, 'code') === 'ENOENT';
+}
+
+/**
  * The bearer token of this data dir: generated on first start (256 random bits), kept in
- * `<data-dir>/token` (mode 0600) so restarts keep working kubeconfigs.
+ * `<data-dir>/token` (mode 0600) so restarts keep working kubeconfigs. Makes the data dir private
+ * first (`ensurePrivateDataDir`).
  */
 export async function loadOrCreateToken(dataDir: string): Promise<string> {
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await ensurePrivateDataDir(dataDir);
   const path = join(dataDir, TOKEN_FILE);
   try {
     const token = (await readFile(path, 'utf8')).trim();

@@ -24,6 +24,10 @@ export const upCommand: CliCommand = {
     const level = values['log-level'];
     if (level !== 'debug' && level !== 'info' && level !== 'warn' && level !== 'error') throw new Error('--log-level must be debug, info, warn or error');
     const logger = consoleLogger(level);
+    // Everything this process creates from now on (LevelDB's tables and logs, kubeconfig, keys) is
+    // for this user only: 0600 files, 0700 directories, whatever the caller's umask. The data dir
+    // itself is narrowed to 0700 and the store's older files to 0600 as the control plane starts.
+    process.umask(0o077);
     const plane = await startControlPlane({
       dataDir: values['data-dir'],
       port,

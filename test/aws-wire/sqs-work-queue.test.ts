@@ -29,7 +29,7 @@ beforeAll(async () => {
   sqs = await startLocalSqs();
   dynamo = await startEmbeddedDynamoDb('', { persist: false });
   dynamoClient = new DynamoDBClient({
-    endpoint: dynamo.endpoint,
+    ...dynamo.clientConfig(),
     region: 'us-east-1',
     credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
   });

@@ -1,12 +1,13 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readKubeconfigCredentials } from '../../local/data-dir.js';
 import { numberAt, valueAt } from '../../shared/contracts/json.js';
+import { tcpListenPorts, unixSocketPaths } from '../support/tcp-listeners.js';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
 
@@ -76,6 +77,23 @@ function call(url: string, ca: string, init: { method?: string; headers?: Record
   });
 }
 
+/** The embedded store's Unix socket(s) the process has open: db.sock in a capless-db-XXXXXX temp dir. */
+async function storeSocketPaths(child: ChildProcess): Promise<string[]> {
+  if (child.pid === undefined) throw new Error('capless up has no pid');
+  return (await unixSocketPaths(child.pid)).filter((path) => /\/capless-db-[^/]+\/db\.sock$/.test(path));
+}
+
+/** Every file and directory under `dir` (itself included) with its permission bits, symlinks not followed. */
+async function modesUnder(dir: string): Promise<Array<{ path: string; mode: number }>> {
+  const modes = [{ path: dir, mode: (await lstat(dir)).mode & 0o777 }];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) modes.push(...(await modesUnder(path)));
+    else modes.push({ path, mode: (await lstat(path)).mode & 0o777 });
+  }
+  return modes;
+}
+
 const CLUSTERS = '/apis/cluster.x-k8s.io/v1beta2/namespaces/default/clusters';
 const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
 
@@ -102,6 +120,8 @@ describe('capless up (a real process)', () => {
     dirs.push(dataDir);
     const first = await startUp(dataDir);
     children.push(first.child);
+    // kill -9 below leaves the store's socket directory behind: remove it with the data dir.
+    dirs.push(...(await storeSocketPaths(first.child)).map((path) => dirname(path)));
 
     const ca = await readFile(join(dataDir, 'serving.crt'), 'utf8');
     expect((await call(`${first.url}/readyz`, ca)).status).toBe(200);
@@ -146,5 +166,44 @@ describe('capless up (a real process)', () => {
 
     second.child.kill('SIGTERM');
     expect(await exited(second.child)).toBe(0);
+  });
+
+  it('listens on one TCP port, the API\'s, and keeps its data dir private even when it pre-existed world-readable', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'capless-up-'));
+    dirs.push(dataDir);
+    // As an older capless, or a loose umask, left it: 0755 directories and a 0644 LevelDB file.
+    await chmod(dataDir, 0o755);
+    await mkdir(join(dataDir, 'dynamodb'), { mode: 0o755 });
+    await writeFile(join(dataDir, 'dynamodb', 'LOG'), 'an older LevelDB info log\n', { mode: 0o644 });
+    const up = await startUp(dataDir);
+    children.push(up.child);
+
+    const ca = await readFile(join(dataDir, 'serving.crt'), 'utf8');
+    const { token } = readKubeconfigCredentials(await readFile(join(dataDir, 'kubeconfig'), 'utf8'));
+    const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'private' }, data: { password: 'hunter2' } };
+    const written = await call(`${up.url}${CONFIGMAPS}`, ca, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(configMap),
+    });
+    expect(written.status).toBe(201);
+
+    const pid = up.child.pid;
+    if (pid === undefined) throw new Error('capless up has no pid');
+    expect(await tcpListenPorts(pid)).toEqual([Number(new URL(up.url).port)]);
+    // The store is reached through a Unix socket in a directory only this user may enter.
+    const [socketPath, ...others] = await storeSocketPaths(up.child);
+    expect(others).toEqual([]);
+    if (socketPath === undefined) throw new Error('capless up has no store socket');
+    expect((await lstat(dirname(socketPath))).mode & 0o777).toBe(0o700);
+
+    const modes = await modesUnder(dataDir);
+    expect(modes.find((m) => m.path === dataDir)?.mode).toBe(0o700);
+    expect(modes.map((m) => m.path)).toContain(join(dataDir, 'dynamodb', 'CURRENT'));
+    expect(modes.filter((m) => (m.mode & 0o077) !== 0)).toEqual([]);
+
+    up.child.kill('SIGTERM');
+    expect(await exited(up.child)).toBe(0);
+    await expect(lstat(dirname(socketPath))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -19,7 +19,7 @@ const lease = (token: string, nowMs = T0, holdsQueuedMarker = true) => ({ token,
 beforeAll(async () => {
   dynamo = await startEmbeddedDynamoDb('', { persist: false });
   client = new DynamoDBClient({
-    endpoint: dynamo.endpoint,
+    ...dynamo.clientConfig(),
     region: 'us-east-1',
     credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
   });
