@@ -48,14 +48,14 @@ function unknownFields(body: object, target: AdmissionTarget): StatusCause[] {
   const causes: StatusCause[] = [];
   const kindFields = KIND_TOP_LEVEL[`${target.info.group}/${target.info.kind}`];
   for (const field of Object.keys(body)) {
-    if (!TOP_LEVEL.has(field) && !kindFields?.has(field)) causes.push({ field, reason: 'FieldValueInvalid', message: `unknown field ${JSON.stringify(field)}` });
+    if (!TOP_LEVEL.has(field) && !kindFields?.has(field)) causes.push({ field: field || '""', reason: 'FieldValueInvalid', message: `unknown field ${JSON.stringify(field)}` });
   }
   const metadata: unknown = Reflect.get(body, 'metadata');
   if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))) {
     causes.push({ field: 'metadata', reason: 'FieldValueInvalid', message: 'must be an object' });
   } else if (metadata) {
     for (const field of Object.keys(metadata)) {
-      if (!METADATA.has(field)) causes.push({ field: `metadata.${field}`, reason: 'FieldValueInvalid', message: `unknown field ${JSON.stringify(field)}` });
+      if (!METADATA.has(field)) causes.push({ field: `metadata.${field || '""'}`, reason: 'FieldValueInvalid', message: `unknown field ${JSON.stringify(field)}` });
     }
   }
   return causes;

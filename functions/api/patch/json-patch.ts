@@ -66,7 +66,7 @@ function applyOperation(doc: unknown, op: Operation, index: number, budget: Patc
       const from = pointer(op.from ?? '', index);
       const to = pointer(op.path, index);
       if (to.length > from.length && from.every((token, i) => token === to[i])) {
-        throw new InvalidError(`json-patch operation ${index}: cannot move ${op.from ?? ''} into itself`);
+        throw patchInvalid(index, to, `cannot move ${op.from ?? ''} into itself`);
       }
       const value = getAt(doc, from, index);
       return setAt(removeAt(doc, from, index), to, value, 'add', index);
@@ -87,7 +87,7 @@ function getAt(doc: unknown, path: string[], index: number): unknown {
   let current = doc;
   for (const token of path) {
     current = ownValue(current, token);
-    if (current === undefined) throw new InvalidError(`json-patch operation ${index}: path /${path.join('/')} does not exist`);
+    if (current === undefined) throw patchInvalid(index, path, `path /${path.join('/')} does not exist`);
   }
   return current;
 }
@@ -99,24 +99,30 @@ function setAt(doc: unknown, path: string[], value: unknown, mode: 'add' | 'repl
   if (Array.isArray(parent)) {
     const position = last === '-' ? parent.length : arrayIndex(last);
     if (position === undefined || position > parent.length || (mode === 'replace' && position === parent.length)) {
-      throw new InvalidError(`json-patch operation ${index}: index ${last} is out of range`);
+      throw patchInvalid(index, path, `index ${last} is out of range`);
     }
     if (mode === 'add') parent.splice(position, 0, value);
     else parent[position] = value;
   } else if (isRecord(parent)) {
     setOwn(parent, last, value);
   } else {
-    throw new InvalidError(`json-patch operation ${index}: parent of ${last} is not a container`);
+    throw patchInvalid(index, path, `parent of ${last} is not a container`);
   }
   return doc;
 }
 
 function removeAt(doc: unknown, path: string[], index: number): unknown {
-  if (path.length === 0) throw new InvalidError(`json-patch operation ${index}: cannot remove the whole document`);
+  if (path.length === 0) throw patchInvalid(index, path, 'cannot remove the whole document');
   getAt(doc, path, index);
   const parent = getAt(doc, path.slice(0, -1), index);
   const last = path[path.length - 1] ?? '';
   if (Array.isArray(parent)) parent.splice(arrayIndex(last) ?? parent.length, 1);
   else if (isRecord(parent)) delete parent[last];
   return doc;
+}
+
+/** A 422 naming the field the operation addresses (dotted, as Kubernetes names fields). */
+function patchInvalid(index: number, tokens: readonly string[], message: string): InvalidError {
+  const field = tokens.length === 0 ? '<root>' : tokens.map((t) => t || '""').join('.');
+  return new InvalidError(`json-patch operation ${index}: ${message}`, { causes: [{ field, reason: 'FieldValueInvalid', message }] });
 }

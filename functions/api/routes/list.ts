@@ -77,9 +77,14 @@ function applyFieldTerm(term: string, query: ListQuery, info: KindInfo): boolean
   }
   const value = match[3] ?? '';
   if (match[1] === 'metadata.name') {
+    if (value === '') {
+      throw new BadRequestError('field selector "metadata.name=" needs a name: no object has an empty name', {
+        causes: [{ field: 'fieldSelector', reason: 'FieldValueRequired', message: 'metadata.name needs a value' }],
+      });
+    }
     const conflicting = query.name !== undefined && query.name !== value;
     query.name = value;
-    return value !== '' && value.length <= MAX_SELECTED_NAME && !conflicting;
+    return value.length <= MAX_SELECTED_NAME && !conflicting;
   }
   // Namespaced kinds have no object with an empty namespace; cluster-scoped ones none with another.
   const conflicting = query.namespace !== undefined && query.namespace !== value;

@@ -37,7 +37,7 @@ interface Call {
 /** Create, read, list, replace, patch and delete objects of one kind (Kubernetes REST verbs). */
 export async function handleResource(request: ApiRequest, path: ResourcePath, principal: Principal, deps: ResourceDeps): Promise<ApiResponse> {
   authorizeSecretVerb(path.info, verbOf(request.method, path.name !== undefined), principal, path.name);
-  const call: Call = { request, principal, deps, dryRun: request.query.get('dryRun') === 'All', bodies: [] };
+  const call: Call = { request, principal, deps, dryRun: dryRunOf(request), bodies: [] };
   if (!path.info.sensitive) return dispatch(path, call);
   try {
     return await dispatch(path, call);
@@ -66,6 +66,18 @@ function dispatch(path: ResourcePath, call: Call): Promise<ApiResponse> {
     default:
       throw new MethodNotAllowedError(`method ${call.request.method} is not allowed`);
   }
+}
+
+/** `dryRun=All` (Kubernetes' only value); any other value is refused rather than taken for a real write. */
+function dryRunOf(request: ApiRequest): boolean {
+  const values = request.query.getAll('dryRun');
+  const unsupported = values.find((v) => v !== 'All');
+  if (unsupported !== undefined) {
+    throw new BadRequestError(`dryRun: Unsupported value: ${JSON.stringify(unsupported.slice(0, 64))}: supported values: "All"`, {
+      causes: [{ field: 'dryRun', reason: 'FieldValueNotSupported', message: 'supported values: "All"' }],
+    });
+  }
+  return values.length > 0;
 }
 
 type NamedPath = ResourcePath & { name: string; namespace: string };
