@@ -29,7 +29,8 @@ function firstAfter(sorted: readonly StoredObject[], token: string): number {
   const position = decodeContinueToken(token);
   const namespace = stringAt(position, 'namespace');
   const name = stringAt(position, 'name');
-  if (namespace === undefined || name === undefined) throw new BadRequestError('invalid continue token');
+  // Positions this store issues are object keys: a namespace of at most 63 and a name of at most 253 characters.
+  if (namespace === undefined || name === undefined || namespace.length > 63 || name.length > 253) throw new BadRequestError('invalid continue token');
   const index = sorted.findIndex(
     (obj) => compareStrings(obj.metadata.namespace, namespace) > 0 || (obj.metadata.namespace === namespace && compareStrings(obj.metadata.name, name) > 0),
   );
