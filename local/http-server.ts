@@ -1,6 +1,7 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { type ApiRequest, type ApiResponse, MAX_BODY_BYTES } from '../functions/api/http.js';
 import { errorResponse } from '../functions/api/status.js';
 import { TooLargeError } from '../shared/errors/index.js';
@@ -18,6 +19,7 @@ export async function listen(
   // kubectl sends bearer tokens only over TLS, so kubeconfig clients need `tls`.
   const server: Server = options.tls ? createTlsServer({ key: options.tls.key, cert: options.tls.cert }, onRequest) : createServer(onRequest);
   server.keepAliveTimeout = 5_000;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
@@ -33,6 +35,30 @@ export async function listen(
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Requests Node's HTTP parser refuses before any handler runs (a malformed method or request
+ * line, headers over the size limit) still get a Kubernetes Status, then the connection closes.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const body = JSON.stringify({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: tooLarge ? 'the request line or headers are too large' : 'the request could not be parsed as HTTP',
+    reason: 'BadRequest',
+    code: status,
+  });
+  const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }
 
 async function serve(req: IncomingMessage, res: ServerResponse, handler: RequestHandler): Promise<void> {
