@@ -58,7 +58,7 @@ function expectV1beta2References(obj: { apiVersion: string; kind: string }) {
 /** Why an upstream example cannot be admitted as it is yet, or undefined when it can. */
 function pendingReason(doc: unknown): string | undefined {
   const text = JSON.stringify(doc);
-  if (text.includes('${')) return 'a clusterctl template: its ${VAR} placeholders are substituted first (capless generate cluster)';
+  if (/\$\{[A-Za-z_]/.test(text)) return 'a clusterctl template: its variable placeholders are substituted first (capless generate cluster)';
   const apiVersion = valueAt(doc, 'apiVersion');
   const kind = valueAt(doc, 'kind');
   if (typeof apiVersion !== 'string' || typeof kind !== 'string') return undefined;
@@ -74,11 +74,11 @@ const pending = examples.flatMap(([name, doc]): [string, string][] => {
 
 describe('upstream example manifests', () => {
   if (examples.length === 0) {
-    it.skip(`SKIPPED: ${EXAMPLES} is absent, upstream example manifests not checked`, () => {});
+    it('upstream example manifests', (context) => context.skip(`${EXAMPLES} is absent: upstream example manifests not checked`));
     return;
   }
 
-  for (const [name, reason] of pending) it.skip(`${name} skipped: ${reason}`, () => {});
+  for (const [name, reason] of pending) it(`${name} skipped: ${reason}`, (context) => context.skip(reason));
 
   it.each(admissible)('%s passes admitCreate unchanged', (_name, doc) => {
     const admitted = admitCreate(doc, ctx);
@@ -96,7 +96,7 @@ describe('upstream example manifests', () => {
 
 describe('seed sample manifests (v1beta1-style references)', () => {
   if (seeds.length === 0) {
-    it.skip(`SKIPPED: ${SEED} is absent, seed sample manifests not checked`, () => {});
+    it('seed sample manifests', (context) => context.skip(`${SEED} is absent: seed sample manifests not checked`));
     return;
   }
 
