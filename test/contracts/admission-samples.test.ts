@@ -13,6 +13,7 @@ import { admitCreate } from '../../shared/contracts/admission/admit.js';
 import { referencePaths } from '../../shared/contracts/conversion/references.js';
 import { valueAt } from '../../shared/contracts/json.js';
 import { groupOf } from '../../shared/contracts/object.js';
+import { pendingReason as upstreamPendingReason } from '../support/upstream-samples.js';
 import { ctx } from './admission-fixtures.js';
 
 const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
@@ -55,16 +56,7 @@ function expectV1beta2References(obj: { apiVersion: string; kind: string }) {
   }
 }
 
-/** Why an upstream example cannot be admitted as it is yet, or undefined when it can. */
-function pendingReason(doc: unknown): string | undefined {
-  const text = JSON.stringify(doc);
-  if (/\$\{[A-Za-z_]/.test(text)) return 'a clusterctl template: its variable placeholders are substituted first (capless generate cluster)';
-  const apiVersion = valueAt(doc, 'apiVersion');
-  const kind = valueAt(doc, 'kind');
-  if (typeof apiVersion !== 'string' || typeof kind !== 'string') return undefined;
-  if (!ctx.kinds.get(groupOf(apiVersion), kind)) return `kind ${kind} (${apiVersion}) is not served yet`;
-  return undefined;
-}
+const pendingReason = (doc: unknown) => upstreamPendingReason(doc, ctx.kinds);
 
 const admissible = examples.filter(([, doc]) => pendingReason(doc) === undefined);
 const pending = examples.flatMap(([name, doc]): [string, string][] => {
