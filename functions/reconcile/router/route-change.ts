@@ -55,8 +55,12 @@ export async function routeChange(
   return [...requests.values()];
 }
 
-/** A watch with `changes` passes a MODIFY only when one of its field paths differs. */
+/**
+ * A watch with `on` passes only those change types; one with `changes` passes a MODIFY only when
+ * one of its field paths differs.
+ */
 export function watchedFieldsChanged(watch: Watch, change: ObjectChange): boolean {
+  if (watch.on && !watch.on.includes(change.type)) return false;
   if (change.type !== 'MODIFY' || !watch.changes) return true;
   return watch.changes.some((path) => {
     const segments = path.split('.');

@@ -1,7 +1,11 @@
 /**
  * Cluster deletion in order (capi-contract.md §3.1): worker MachineDeployments, MachineSets and
  * Machines (control-plane Machines too when there is no control-plane object) → control plane →
- * infrastructure, each waited for; then the skeleton drops the finalizer.
+ * infrastructure, each waited for; then the skeleton drops the finalizer. Every wait is
+ * event-driven: the removal of what it waits on wakes the Cluster (worker Machines through the
+ * `clusterLabel` watch narrowed to `REMOVE`, MachineSets and MachineDeployments through theirs,
+ * the control plane and infrastructure through their owner watches); the requeue is only the
+ * safety net.
  */
 
 import { listClusterMembers, MACHINE, MACHINE_DEPLOYMENT, MACHINE_SET } from '../../engine/references/cluster-members.js';
@@ -9,10 +13,9 @@ import { type ObjectKey, type StoredObject, isDeleting, keyOf } from '../../../.
 import { isNotFound } from '../../../../shared/errors/index.js';
 import { readReference, referenceKey } from '../../engine/references/object-reference.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
+import { WAIT_SAFETY_NET_SECONDS } from '../../engine/work/wait-safety-net.js';
 import { isControlPlaneMachine } from './counters.js';
 import type { ClusterScope } from './scope.js';
-
-export const CLUSTER_DELETE_RECHECK_SECONDS = 5;
 
 /**
  * Worker kinds, owners first: a MachineSet that outlives its deleting Machines would create
@@ -43,7 +46,7 @@ async function deleteIgnoringGone(s: ClusterScope, key: ObjectKey): Promise<void
 
 function waitFor(s: ClusterScope, reason: string, message: string): PhaseResult {
   s.conditions.push({ type: 'Deleting', status: 'True', reason, message });
-  return { stop: true, requeueAfterSeconds: CLUSTER_DELETE_RECHECK_SECONDS };
+  return { stop: true, requeueAfterSeconds: WAIT_SAFETY_NET_SECONDS };
 }
 
 export function startClusterDeletionPhase(s: ClusterScope): PhaseResult {

@@ -29,6 +29,9 @@ export const clusterReconciler: ReconcilerDefinition<ClusterScope> = {
     { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'owner' },
     { kind: { group: CORE_GROUP, kind: 'MachineSet' }, by: 'clusterLabel' },
     { kind: { group: CORE_GROUP, kind: 'MachineDeployment' }, by: 'clusterLabel' },
+    // A deleting Cluster waits for its worker Machines (owned by MachineSets, garbage-collected
+    // after them) to be gone: their removals wake it (deleteWorkersPhase), nothing else of theirs does.
+    { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'clusterLabel', on: ['REMOVE'] },
   ],
   createScope: createClusterScope,
   phases: [

@@ -2,7 +2,7 @@ import type { ConditionInput } from '../../../../shared/contracts/conditions.js'
 import type { GroupKind, StoredObject } from '../../../../shared/contracts/object.js';
 import type { Clock } from '../../../../shared/ports/clock.js';
 import type { Logger } from '../../../../shared/ports/logger.js';
-import type { ObjectStore } from '../../../../shared/ports/object-store.js';
+import type { ChangeType, ObjectStore } from '../../../../shared/ports/object-store.js';
 import type { WorkQueue } from '../../../../shared/ports/work-queue.js';
 
 /** The ports a reconciler sees. Provider-specific ports hang off `providers`. */
@@ -52,8 +52,11 @@ export interface StatusUpdate {
  *   MachineToInfrastructureMapFunc: Machine → its InfraMachine); read off the change, no store call.
  * `changes` (a predicate, as data) narrows a watch to modifications of the listed field paths:
  * inserts and removals always pass, a MODIFY passes only when one of those paths differs.
+ * `on` (also a predicate as data) narrows a watch to the listed change types: a deleting owner
+ * that waits for its members to be gone watches their `REMOVE`s only, so it proceeds when the
+ * last one goes instead of on a timer, and their other writes do not wake it.
  */
-export type Watch = WatchMapping & { changes?: readonly string[] };
+export type Watch = WatchMapping & { changes?: readonly string[]; on?: readonly ChangeType[] };
 
 type WatchMapping =
   | { kind: GroupKind; by: 'owner' }

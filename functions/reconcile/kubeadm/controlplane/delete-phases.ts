@@ -1,15 +1,18 @@
-/** KCP deletion: wait for the cluster's worker machines to go, then delete the control-plane machines. */
+/**
+ * KCP deletion: wait for the cluster's worker machines to go, then delete the control-plane
+ * machines. Both waits are event-driven: a worker Machine's removal wakes the KCP through its
+ * `clusterLabel` watch narrowed to `REMOVE`, an owned Machine's through its owner watch; the
+ * requeue is only the safety net.
+ */
 
 import { type StoredObject, controllerOf, isDeleting, keyOf } from '../../../../shared/contracts/object.js';
 import { isNotFound } from '../../../../shared/errors/index.js';
 import { LABEL_CONTROL_PLANE } from '../common/well-known.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
+import { WAIT_SAFETY_NET_SECONDS } from '../../engine/work/wait-safety-net.js';
 import { clusterNameOf } from './phases.js';
 import type { KcpScope } from './scope.js';
 import { CONDITIONS } from './status.js';
-
-const WORKERS_REQUEUE_SECONDS = 10;
-const MACHINES_REQUEUE_SECONDS = 5;
 
 function isWorkerMachine(obj: StoredObject): boolean {
   return obj.kind === 'Machine' && obj.metadata.labels?.[LABEL_CONTROL_PLANE] === undefined;
@@ -30,7 +33,7 @@ export async function deleteControlPlane(scope: KcpScope): Promise<PhaseResult |
       reason: 'WaitingForWorkers',
       message: `waiting for ${workers.length} worker machine(s) to be deleted`,
     });
-    return { requeueAfterSeconds: WORKERS_REQUEUE_SECONDS };
+    return { requeueAfterSeconds: WAIT_SAFETY_NET_SECONDS };
   }
   const machines = objects.filter((o) => o.kind === 'Machine' && controllerOf(o)?.uid === kcp.metadata.uid);
   scope.facts = [];
@@ -48,7 +51,7 @@ export async function deleteControlPlane(scope: KcpScope): Promise<PhaseResult |
       reason: 'DeletingMachines',
       message: `waiting for ${machines.length} control plane machine(s) to be deleted`,
     });
-    return { requeueAfterSeconds: MACHINES_REQUEUE_SECONDS };
+    return { requeueAfterSeconds: WAIT_SAFETY_NET_SECONDS };
   }
   scope.conditions.push({ type: CONDITIONS.deleting, status: 'True', reason: 'Deleted' });
   return undefined;

@@ -22,6 +22,9 @@ export const kubeadmControlPlaneReconciler: ReconcilerDefinition<KcpScope> = {
   watches: [
     { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'owner' },
     { kind: { group: CORE_GROUP, kind: 'Cluster' }, by: 'clusterLabel' },
+    // A deleting control plane waits for the cluster's worker Machines to be gone: their removals
+    // wake it (deleteControlPlane), nothing else of theirs does.
+    { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'clusterLabel', on: ['REMOVE'] },
   ],
   createScope: createKcpScope,
   phases: [resolveCluster, reconcileCertificates, reconcileKubeconfig, collectMachines, reconcileReplicas, reportConditions],

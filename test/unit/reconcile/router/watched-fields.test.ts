@@ -36,4 +36,12 @@ describe('watch `changes` predicate', () => {
     const change: ObjectChange = { type: 'MODIFY', oldObject: machine({}, { phase: 'a' }), newObject: machine({}, { phase: 'b' }) };
     expect(watchedFieldsChanged(all, change)).toBe(true);
   });
+
+  it.each<[string, ObjectChange, boolean]>([
+    ['a removal passes a removals-only watch', { type: 'REMOVE', oldObject: machine({ version: 'v1' }) }, true],
+    ['an insert does not', { type: 'INSERT', newObject: machine({ version: 'v1' }) }, false],
+    ['a modification of a listed field does not', { type: 'MODIFY', oldObject: machine({ version: 'v1' }), newObject: machine({ version: 'v2' }) }, false],
+  ])('`on: [REMOVE]`: %s', (_name, change, expected) => {
+    expect(watchedFieldsChanged({ ...watch, on: ['REMOVE'] }, change)).toBe(expected);
+  });
 });
