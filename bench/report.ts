@@ -1,4 +1,4 @@
-import type { CostLines, FleetAtRest } from './cost-model.js';
+import type { CostAssumptions, CostLines, FleetAtRest, OperationCounts } from './cost-model.js';
 
 /** The JSON `npm run bench` writes; every figure is for the whole run unless it says per-something. */
 export interface BenchReport {
@@ -54,11 +54,16 @@ export interface BenchReport {
   controlPlaneFractionOfRaw: number;
   /** One full resync of the ready fleet, per cluster. */
   resyncPerCluster: { reconciles: number; storeReads: number; storeWrites: number; queueMessages: number };
+  /** The counts the cost model priced: one resync pass of one cluster, and one cluster's lifecycle. */
+  costInputs: { resyncPerCluster: OperationCounts; lifecyclePerCluster: OperationCounts; assumptions: CostAssumptions };
   cost: {
     perClusterLifecycleUSD: number;
     perClusterLifecycle: CostLines;
     fleetAtRestMonthlyUSD: number;
+    /** Today's deployment (ADR 0003: one queue per kind, resync one message per object). */
     fleetAtRest: FleetAtRest;
+    /** The same counts on ADR 0110's shared work queue with a dispatcher and a resync batched per cluster. */
+    sharedQueue: { perClusterLifecycleUSD: number; fleetAtRest: FleetAtRest };
     assumptions: string[];
   };
 }
@@ -85,17 +90,18 @@ export function formatReport(r: BenchReport): string {
     ['control plane writes/s', `${fixed(r.controlPlaneStoreWritesPerSecond, 0)} (${fixed(100 * r.controlPlaneFractionOfRaw, 0)}% of raw)`],
     ['resync / cluster', `${fixed(r.resyncPerCluster.reconciles, 1)} reconciles, ${fixed(r.resyncPerCluster.storeReads, 1)} reads, ${fixed(r.resyncPerCluster.storeWrites, 1)} writes`],
     ['cost / cluster lifecycle', `$${r.cost.perClusterLifecycleUSD.toFixed(6)}`],
-    [
-      `10 clusters at rest / month`,
-      `$${r.cost.fleetAtRestMonthlyUSD.toFixed(2)} (resync $${r.cost.fleetAtRest.resyncUSD.toFixed(2)}, idle SQS polls $${r.cost.fleetAtRest.idlePollingUSD.toFixed(2)}, storage $${r.cost.fleetAtRest.storageUSD.toFixed(4)})`,
-      '≤ $1',
-    ],
+    [`10 clusters at rest / month`, atRest(r.cost.fleetAtRest), '≤ $1'],
+    [`  on a shared work queue (ADR 0110)`, `${atRest(r.cost.sharedQueue.fleetAtRest)}; $${r.cost.sharedQueue.perClusterLifecycleUSD.toFixed(6)} / cluster lifecycle`, '≤ $1'],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
   const valueWidth = Math.max(...rows.map(([, value]) => value.length));
   return rows
     .map(([name, value, target]) => `${name.padEnd(width)}  ${value.padEnd(valueWidth)}${target ? `  target ${target}` : ''}`)
     .join('\n');
+}
+
+function atRest(f: FleetAtRest): string {
+  return `$${f.totalUSD.toFixed(2)} (resync every ${f.resyncSeconds} s $${f.resyncUSD.toFixed(2)}, idle SQS polls $${f.idlePollingUSD.toFixed(2)}, storage $${f.storageUSD.toFixed(4)}) [${f.topology}]`;
 }
 
 function fixed(value: number, digits: number): string {

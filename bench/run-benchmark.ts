@@ -13,6 +13,7 @@ import { BenchApiClient } from './api-client.js';
 import type { BenchOptions } from './args.js';
 import { forEachBounded } from './bounded.js';
 import { DEFAULT_COST_ASSUMPTIONS, describeAssumptions, fleetAtRest, type OperationCounts, priceOperations } from './cost-model.js';
+import { queuePerKindTopology, sharedQueueTopology } from './work-topology.js';
 import { CountingStore, type StoreCounts, storeCountsDelta } from './counting-store.js';
 import { FleetTracker } from './fleet-tracker.js';
 import { measureRawStoreThroughput } from './raw-store-throughput.js';
@@ -209,7 +210,8 @@ function operations(s: Snapshot, divisor: number): OperationCounts {
     storeWrites: s.store.writes / divisor,
     readUnits: s.store.readUnits / divisor,
     writeUnits: s.store.writeUnits / divisor,
-    queueMessages: s.queue.enqueued / divisor,
+    workRecordWrites: (s.queue.enqueued + 2 * s.queue.processed) / divisor,
+    queueMessages: (s.queue.enqueued - s.queue.coalesced) / divisor,
     apiRequests: s.apiRequests / divisor,
   };
 }
@@ -252,9 +254,16 @@ function buildReport(i: ReportInputs): BenchReport {
     ...DEFAULT_COST_ASSUMPTIONS,
     averageObjectBytes: i.objectBytes,
     objectsPerCluster: per(objects, options.clusters),
+    kindsPerCluster: Object.keys(tracker.kindsSeen()).filter((k) => i.reconciledKinds.has(k)).length,
   };
-  const perCluster = priceOperations(operations(lifecycle, options.clusters), assumptions);
-  const atRest = fleetAtRest(operations(i.resync, options.clusters), AT_REST_FLEET, options.resyncSeconds, assumptions);
+  const deployed = queuePerKindTopology(i.reconciledKinds.size);
+  const proposed = sharedQueueTopology();
+  const lifecyclePerCluster = operations(lifecycle, options.clusters);
+  const resyncPerCluster = operations(i.resync, options.clusters);
+  const perCluster = priceOperations(lifecyclePerCluster, assumptions, deployed);
+  const atRest = fleetAtRest(resyncPerCluster, AT_REST_FLEET, options.resyncSeconds, assumptions, deployed);
+  const proposedPerCluster = priceOperations(lifecyclePerCluster, assumptions, proposed);
+  const proposedAtRest = fleetAtRest(resyncPerCluster, AT_REST_FLEET, options.resyncSeconds, assumptions, proposed);
   const activeSeconds = i.readySeconds + i.deleteSeconds;
   const controlPlaneWritesPerSecond = per(lifecycle.store.writes, activeSeconds);
   return {
@@ -304,12 +313,14 @@ function buildReport(i: ReportInputs): BenchReport {
       storeWrites: per(i.resync.store.writes, options.clusters),
       queueMessages: per(i.resync.queue.enqueued, options.clusters),
     },
+    costInputs: { resyncPerCluster, lifecyclePerCluster, assumptions },
     cost: {
       perClusterLifecycleUSD: perCluster.totalUSD,
       perClusterLifecycle: perCluster,
       fleetAtRestMonthlyUSD: atRest.totalUSD,
       fleetAtRest: atRest,
-      assumptions: describeAssumptions(assumptions),
+      sharedQueue: { perClusterLifecycleUSD: proposedPerCluster.totalUSD, fleetAtRest: proposedAtRest },
+      assumptions: describeAssumptions(assumptions, [deployed, proposed]),
     },
   };
 }

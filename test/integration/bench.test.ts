@@ -49,11 +49,16 @@ describe.each(['memory', 'dynamodb'] as const)('npm run bench on the %s store (3
     expect(r.cost.fleetAtRestMonthlyUSD).toBeGreaterThan(0);
     expect(rest.totalUSD).toBeCloseTo(rest.resyncUSD + rest.idlePollingUSD + rest.storageUSD, 12);
     expect(rest.clusters).toBe(10);
+    const shared = r.cost.sharedQueue.fleetAtRest;
+    expect(shared.topology).toBe('shared-queue');
+    expect(shared.idlePollingUSD).toBeLessThan(rest.idlePollingUSD);
+    expect(shared.totalUSD).toBeCloseTo(shared.resyncUSD + shared.idlePollingUSD + shared.storageUSD, 12);
     expect(r.cost.assumptions.length).toBeGreaterThan(3);
 
     const table = formatReport(r);
     expect(table).toContain('reconciles / object');
     expect(table).toContain('10 clusters at rest / month');
+    expect(table).toContain('on a shared work queue (ADR 0110)');
     expect(JSON.parse(JSON.stringify(r))).toEqual(r);
   });
 });
