@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { DEFAULT_RESYNC_MINUTES } from '../lib/stacks/props/resync-default.js';
 import { isKeyAlgorithm, KEY_ALGORITHMS, type KeyAlgorithm } from '../shared/pki/key-algorithm.js';
 
 export type BenchStoreKind = 'memory' | 'dynamodb';
@@ -24,7 +25,7 @@ export interface BenchOptions {
   clientConcurrency: number;
   /** Reconciles of different objects at once inside the control plane. */
   reconcileConcurrency: number;
-  /** Seconds between full resyncs, for the at-rest cost. */
+  /** Seconds between full resyncs, for the at-rest cost (default: the deployed period, ADR 0110). */
   resyncSeconds: number;
   /** Give up (and report what was reached) after this many seconds per phase. */
   timeoutSeconds: number;
@@ -38,7 +39,7 @@ export const USAGE = `npm run bench -- [--clusters N] [--cp C] [--workers W] [--
                  [--provision-seconds S] [--json FILE] [--endpoint URL] [--client-concurrency K]
                  [--concurrency R] [--resync-seconds T] [--timeout-seconds X]
                  [--key-algorithm ${KEY_ALGORITHMS.join('|')}] [--verbose]
-defaults: N=100 C=1 W=3 store=dynamodb S=0 K=16 R=8 T=600 X=1800 key-algorithm=ECDSA-P256`;
+defaults: N=100 C=1 W=3 store=dynamodb S=0 K=16 R=8 T=${DEFAULT_RESYNC_MINUTES * 60} X=1800 key-algorithm=ECDSA-P256`;
 
 export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
   clusters: 100,
@@ -49,7 +50,7 @@ export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
   keyAlgorithm: 'ECDSA-P256',
   clientConcurrency: 16,
   reconcileConcurrency: 8,
-  resyncSeconds: 600,
+  resyncSeconds: DEFAULT_RESYNC_MINUTES * 60,
   timeoutSeconds: 1800,
 };
 

@@ -17,7 +17,8 @@ describe('resolveControlPlaneProps', () => {
       maxReceiveCount: 5,
       reconcilerMaxConcurrency: 5,
     });
-    expect(resolved.resyncPeriod.toMinutes()).toBe(10);
+    // ADR 0110: hourly; watches carry every store change, the resync only catches outside drift.
+    expect(resolved.resyncPeriod.toMinutes()).toBe(60);
   });
 
   it('accepts a complete JWT configuration', () => {

@@ -199,15 +199,15 @@ describe('the management API', () => {
 
 describe('the periodic resync', () => {
   it.each([
-    ['default', template, 'rate(10 minutes)'],
-    ['resyncPeriod 15 minutes', jwt, 'rate(15 minutes)'],
-  ])('invokes the resync function on a schedule (%s)', (_name, t, expression) => {
+    ['default (ADR 0110: hourly)', template, 'rate(1 hour)', 3600],
+    ['resyncPeriod 15 minutes', jwt, 'rate(15 minutes)', 900],
+  ])('invokes the resync function on a schedule (%s)', (_name, t, expression, maxAgeSeconds) => {
     t.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: expression,
       State: 'ENABLED',
       Target: {
         Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('ResyncFunction'), 'Arn'] },
-        RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: Number(expression.match(/\d+/)?.[0]) * 60 },
+        RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: maxAgeSeconds },
       },
     });
   });

@@ -25,7 +25,7 @@ export interface CaplessControlPlaneProps {
   readonly jwtAudience?: readonly string[];
   /**
    * How often every object is re-enqueued to catch drift (whole minutes, at least 1).
-   * @default Duration.minutes(10)
+   * @default Duration.minutes(60) (ADR 0110)
    */
   readonly resyncPeriod?: Duration;
   /**

@@ -2,6 +2,7 @@ import { Duration, Token } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { RECONCILED_KINDS } from '../reconciled-kinds.js';
 import type { CaplessControlPlaneProps, ResolvedControlPlaneProps } from './control-plane-props.js';
+import { DEFAULT_RESYNC_MINUTES } from './resync-default.js';
 
 /** A prop combination the control plane refuses; the message names the value and the fix. */
 export class ControlPlanePropsError extends Error {
@@ -68,7 +69,7 @@ export function resolveControlPlaneProps(props: CaplessControlPlaneProps = {}): 
     authMode: props.authMode ?? 'iam',
     jwtIssuer: props.jwtIssuer,
     jwtAudience: props.jwtAudience ?? [],
-    resyncPeriod: props.resyncPeriod ?? Duration.minutes(10),
+    resyncPeriod: props.resyncPeriod ?? Duration.minutes(DEFAULT_RESYNC_MINUTES),
     logRetention: props.logRetention ?? RetentionDays.ONE_MONTH,
     reconciledKinds: props.reconciledKinds ?? RECONCILED_KINDS,
     maxReceiveCount: props.maxReceiveCount ?? 5,
