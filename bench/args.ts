@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_RESYNC_MINUTES } from '../lib/stacks/props/resync-default.js';
+import { DEFAULT_FAULT_PLAN, type FaultPlan } from './faults/fault-plan.js';
 import { isKeyAlgorithm, KEY_ALGORITHMS, type KeyAlgorithm } from '../shared/pki/key-algorithm.js';
 
 export type BenchStoreKind = 'memory' | 'dynamodb';
@@ -31,6 +32,8 @@ export interface BenchOptions {
   timeoutSeconds: number;
   /** Print the control plane's errors and warnings to stderr. */
   verbose?: boolean;
+  /** Inject faults (issue 16): the run is made twice, clean and faulty, and compared. */
+  faults?: FaultPlan;
   /** An AWS-compatible DynamoDB endpoint (DynamoDB Local, LocalStack) instead of the embedded dynalite. */
   endpoint?: string;
 }
@@ -38,7 +41,7 @@ export interface BenchOptions {
 export const USAGE = `npm run bench -- [--clusters N] [--cp C] [--workers W] [--store memory|dynamodb]
                  [--provision-seconds S] [--json FILE] [--endpoint URL] [--client-concurrency K]
                  [--concurrency R] [--resync-seconds T] [--timeout-seconds X]
-                 [--key-algorithm ${KEY_ALGORITHMS.join('|')}] [--verbose]
+                 [--key-algorithm ${KEY_ALGORITHMS.join('|')}] [--faults [--faults-seed N]] [--verbose]
 defaults: N=100 C=1 W=3 store=dynamodb S=0 K=16 R=8 T=${DEFAULT_RESYNC_MINUTES * 60} X=1800 key-algorithm=ECDSA-P256`;
 
 export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
@@ -74,6 +77,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
       'timeout-seconds': { type: 'string' },
       'key-algorithm': { type: 'string' },
       verbose: { type: 'boolean' },
+      faults: { type: 'boolean' },
+      'faults-seed': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -97,6 +102,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
   };
   if (values.json !== undefined) options.jsonFile = values.json;
   if (values.verbose) options.verbose = true;
+  if (values.faults) options.faults = { ...DEFAULT_FAULT_PLAN, seed: count('--faults-seed', values['faults-seed'], DEFAULT_FAULT_PLAN.seed, 0) };
+  else if (values['faults-seed'] !== undefined) throw new Error(`--faults-seed needs --faults\n${USAGE}`);
   if (values.endpoint !== undefined) {
     if (store !== 'dynamodb') throw new Error(`--endpoint needs --store dynamodb\n${USAGE}`);
     options.endpoint = values.endpoint;

@@ -1,3 +1,4 @@
+import type { FaultReport } from './faults/run-with-faults.js';
 import type { CostAssumptions, CostLines, FleetAtRest, OperationCounts } from './cost-model.js';
 
 /** The JSON `npm run bench` writes; every figure is for the whole run unless it says per-something. */
@@ -54,6 +55,10 @@ export interface BenchReport {
   controlPlaneFractionOfRaw: number;
   /** One full resync of the ready fleet, per cluster. */
   resyncPerCluster: { reconciles: number; storeReads: number; storeWrites: number; queueMessages: number };
+  /** Objects of the run still in the store at the end (0 when every delete went through). */
+  objectsLeft: number;
+  /** Set by `--faults`: what was injected and what it cost. */
+  faults?: FaultReport;
   /** The counts the cost model priced: one resync pass of one cluster, and one cluster's lifecycle. */
   costInputs: { resyncPerCluster: OperationCounts; lifecyclePerCluster: OperationCounts; assumptions: CostAssumptions };
   cost: {
@@ -93,6 +98,15 @@ export function formatReport(r: BenchReport): string {
     [`10 clusters at rest / month`, atRest(r.cost.fleetAtRest), '≤ $1'],
     [`  on a shared work queue (ADR 0110)`, `${atRest(r.cost.sharedQueue.fleetAtRest)}; $${r.cost.sharedQueue.perClusterLifecycleUSD.toFixed(6)} / cluster lifecycle`, '≤ $1'],
   ];
+  if (r.faults) {
+    const f = r.faults;
+    const injected = Object.entries(f.injected).map(([k, v]) => `${k} ${v}`).join(', ');
+    rows.push(
+      ['faults injected', injected],
+      ['under faults', `${fixed(f.slowdown, 2)}× the clean run's ready + delete time (clean ${fixed(f.clean.readySeconds, 1)} s + ${fixed(f.clean.deleteSeconds, 1)} s)`],
+      ['duplicated objects / lost updates', `${f.duplicatedObjects} / ${f.lostUpdates}`, '0 / 0'],
+    );
+  }
   const width = Math.max(...rows.map(([name]) => name.length));
   const valueWidth = Math.max(...rows.map(([, value]) => value.length));
   return rows

@@ -8,6 +8,9 @@ import { consoleLogger } from '../shared/ports/logger.js';
 import type { ChangeSource, ObjectStore } from '../shared/ports/object-store.js';
 import { MemoryObjectStore } from '../shared/store/memory-store.js';
 import type { RequestHandler } from '../shared/work/request-outcome.js';
+import type { ReconcileRequest } from '../shared/ports/work-queue.js';
+import type { FaultInjector } from './faults/fault-plan.js';
+import { FaultyStore } from './faults/faulty-store.js';
 import type { WorkCounters } from '../shared/work/work-counters.js';
 import { BenchApiClient } from './api-client.js';
 import type { BenchOptions } from './args.js';
@@ -31,6 +34,8 @@ interface Snapshot {
 }
 
 const AT_REST_FLEET = 10;
+/** The embedded resync period under `--faults`: the net that finds lost messages. */
+const FAULTS_RESYNC_SECONDS = 5;
 
 /**
  * One benchmark run: the raw store's write limit first, then the embedded control plane with a
@@ -38,7 +43,7 @@ const AT_REST_FLEET = 10;
  * measured, all deleted and waited on until gone. Returns the report (never throws on a timeout:
  * `completed` says so).
  */
-export async function runBenchmark(options: BenchOptions, log: BenchLog = () => {}): Promise<BenchReport> {
+export async function runBenchmark(options: BenchOptions, log: BenchLog = () => {}, faults?: FaultInjector): Promise<BenchReport> {
   const machinesPerCluster = options.controlPlaneReplicas + options.workerReplicas;
   const machine = { cores: availableParallelism(), loadAverage1m: loadavg()[0] ?? 0 };
   const raw = await measureRawStoreThroughput(options.store, {
@@ -57,7 +62,14 @@ export async function runBenchmark(options: BenchOptions, log: BenchLog = () => 
     port: 0,
     persist: false,
     concurrency: options.reconcileConcurrency,
-    resyncSeconds: options.resyncSeconds,
+    // Under faults a lost message is only found again by the resync: run it often.
+    resyncSeconds: faults ? FAULTS_RESYNC_SECONDS : options.resyncSeconds,
+    ...(faults
+      ? {
+          wrapReconcileStore: (inner: ObjectStore) => new FaultyStore(inner, faults),
+          deliverRouted: (requests: ReconcileRequest[]) => faults.deliver(requests),
+        }
+      : {}),
     ...(options.verbose ? { logger: consoleLogger('warn') } : {}),
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.store === 'memory' ? { store: new MemoryObjectStore() } : {}),
@@ -313,6 +325,7 @@ function buildReport(i: ReportInputs): BenchReport {
       storeWrites: per(i.resync.store.writes, options.clusters),
       queueMessages: per(i.resync.queue.enqueued, options.clusters),
     },
+    objectsLeft: tracker.liveObjects(),
     costInputs: { resyncPerCluster, lifecyclePerCluster, assumptions },
     cost: {
       perClusterLifecycleUSD: perCluster.totalUSD,

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { parseBenchArgs, USAGE } from './args.js';
 import { formatReport } from './report.js';
 import { runBenchmark } from './run-benchmark.js';
+import { runBenchmarkWithFaults } from './faults/run-with-faults.js';
 
 /** `npm run bench -- [flags]`: one benchmark run; prints the table and writes the JSON. */
 async function main(argv: readonly string[]): Promise<number> {
@@ -13,12 +14,13 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const log = (line: string) => console.error(`[bench] ${line}`);
   log(`${options.clusters} clusters × (${options.controlPlaneReplicas} CP + ${options.workerReplicas} workers), store ${options.store}`);
-  const report = await runBenchmark(options, log);
+  const report = options.faults ? await runBenchmarkWithFaults(options, options.faults, log) : await runBenchmark(options, log);
   console.log(formatReport(report));
   if (options.jsonFile) {
     await writeFile(options.jsonFile, `${JSON.stringify(report, null, 2)}\n`);
     log(`wrote ${options.jsonFile}`);
   }
+  if (report.faults && (report.faults.duplicatedObjects > 0 || report.faults.lostUpdates > 0)) return 1;
   return report.completed ? 0 : 1;
 }
 

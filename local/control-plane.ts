@@ -19,6 +19,7 @@ import { WORKLOAD_CLUSTER_PORT } from '../shared/ports/workload-cluster.js';
 import { InMemoryWorkloadCluster } from '../shared/workload-cluster/in-memory-workload-cluster.js';
 import { InProcessWorkQueue } from '../shared/work/in-process-queue.js';
 import type { RequestHandler } from '../shared/work/request-outcome.js';
+import type { ReconcileRequest } from '../shared/ports/work-queue.js';
 import { loadOrCreateServingCertificate, loadOrCreateToken, writeKubeconfig } from './data-dir.js';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.js';
 import { listen } from './http-server.js';
@@ -51,6 +52,10 @@ export interface ControlPlaneOptions {
   wrapStore?: (store: ObjectStore & ChangeSource) => ObjectStore & ChangeSource;
   /** Wraps the queue's request handler (benchmarks: reconcile durations). */
   wrapHandler?: (handler: RequestHandler) => RequestHandler;
+  /** Wraps the store reconcilers see, not the API's (benchmark fault mode: throttling, crashes). */
+  wrapReconcileStore?: (store: ObjectStore) => ObjectStore;
+  /** Passes each change's routed requests on the way to the queue (benchmark fault mode: lost and duplicated messages). */
+  deliverRouted?: (requests: ReconcileRequest[]) => ReconcileRequest[];
 }
 
 export interface ControlPlane {
@@ -92,7 +97,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     resync: { intervalSeconds: options.resyncSeconds ?? 600, run: async () => void (await resyncAll(store, registry, queue)) },
   });
   context = {
-    store,
+    store: options.wrapReconcileStore ? options.wrapReconcileStore(store) : store,
     queue,
     clock,
     logger,
@@ -101,7 +106,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
 
   const unsubscribe = store.onChange((change) => {
     routeChange(change, registry, store)
-      .then((requests) => queue.enqueueMany(requests))
+      .then((requests) => queue.enqueueMany(options.deliverRouted ? options.deliverRouted(requests) : requests))
       .catch((error: unknown) => logger.error('routing a change failed', { error: String(error) }));
   });
   queue.start();

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_BENCH_OPTIONS } from '../../bench/args.js';
 import { formatReport } from '../../bench/report.js';
 import { runBenchmark } from '../../bench/run-benchmark.js';
+import { DEFAULT_FAULT_PLAN } from '../../bench/faults/fault-plan.js';
+import { runBenchmarkWithFaults } from '../../bench/faults/run-with-faults.js';
 
 const sum = (record: Record<string, number>) => Object.values(record).reduce((a, b) => a + b, 0);
 
@@ -60,5 +62,29 @@ describe.each(['memory', 'dynamodb'] as const)('npm run bench on the %s store (3
     expect(table).toContain('10 clusters at rest / month');
     expect(table).toContain('on a shared work queue (ADR 0110)');
     expect(JSON.parse(JSON.stringify(r))).toEqual(r);
+  });
+});
+
+/**
+ * `--faults` at a tiny size: the run converges despite throttling, conflicts, crashes and lost or
+ * duplicated messages. The store-call fault rate is the default 1 %: a request dead-letters only
+ * after 5 failed tries in a row (ADR 0002), about 1 in 10^5 objects at that rate.
+ */
+describe('npm run bench -- --faults on the memory store (2 clusters)', () => {
+  it('converges with no duplicated object, no lost update and no dead letter, and says what it injected', async () => {
+    const options = { ...DEFAULT_BENCH_OPTIONS, clusters: 2, workerReplicas: 1, store: 'memory' as const, timeoutSeconds: 100 };
+    const r = await runBenchmarkWithFaults(options, { ...DEFAULT_FAULT_PLAN, lostMessage: 0.05, duplicatedMessage: 0.05 }, () => {});
+    expect(r.completed).toBe(true);
+    expect(r.faults.clean.completed).toBe(true);
+    expect(r.faults.duplicatedObjects).toBe(0);
+    expect(r.faults.lostUpdates).toBe(0);
+    expect(r.objectsLeft).toBe(0);
+    expect(r.deadLettered).toBe(0);
+    const injected = r.faults.injected;
+    expect(injected.throttled + injected.conditionFailed + injected.crashedBeforeCall + injected.crashedAfterWrite).toBeGreaterThan(0);
+    expect(injected.lostMessages + injected.duplicatedMessages).toBeGreaterThan(0);
+    expect(r.failedReconciles).toBeGreaterThan(0);
+    expect(r.faults.slowdown).toBeGreaterThan(0);
+    expect(formatReport(r)).toContain('duplicated objects / lost updates');
   });
 });
