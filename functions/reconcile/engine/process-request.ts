@@ -5,6 +5,7 @@ import type { ReconcilerRegistry } from './registry.js';
 import { runReconcile } from './skeleton/run-reconcile.js';
 import type { ReconcileContext } from './skeleton/types.js';
 import { ObservingStore } from './work/observing-store.js';
+import { ReconcileReadCache } from './work/read-cache.js';
 import {
   clearReconcileFailure,
   recordReconcileFailure,
@@ -39,7 +40,7 @@ export async function processRequest(
     ctx.logger.warn('no reconciler registered; request dropped', { kind: groupKindString(request) });
     return { type: 'done' };
   }
-  const store = new ObservingStore(ctx.store, request);
+  const store = new ObservingStore(new ReconcileReadCache(ctx.store), request);
   try {
     const result = await runReconcile(definition, { ...ctx, store }, request);
     const seen = store.lastSeen();

@@ -1,0 +1,99 @@
+import { type GroupKind, type KubeObject, keyOf, keyString, type ObjectKey, type StoredObject } from '../../../../shared/contracts/object.js';
+import type { DeleteOptions, DeleteResult, ListQuery, ListResult, ObjectStore } from '../../../../shared/ports/object-store.js';
+
+type Cached = { object: StoredObject | undefined };
+
+/**
+ * The store as one reconcile sees it (issue 16, item 3): each object is read at most once. A
+ * `get` is answered from what this reconcile already read (by key, or as an item of a list) or
+ * wrote; an identical list is answered from the first answer until this reconcile writes
+ * anything. Nothing outlives the reconcile, so the next one starts from the store again (the
+ * reconcilers stay level-triggered). A write that fails forgets the key (a conflict means the
+ * cached version is stale: `updateFresh` must see the store's). Callers get copies: a phase that
+ * edits what it read cannot change what a later phase reads.
+ */
+export class ReconcileReadCache implements ObjectStore {
+  private readonly objects = new Map<string, Cached>();
+  private readonly pages = new Map<string, ListResult>();
+  private readonly indexed = new Map<string, StoredObject[]>();
+
+  constructor(private readonly inner: ObjectStore) {}
+
+  async get(key: ObjectKey): Promise<StoredObject | undefined> {
+    const id = keyString(key);
+    const cached = this.objects.get(id);
+    if (cached) return copy(cached.object);
+    const found = await this.inner.get(key);
+    this.objects.set(id, { object: found });
+    return copy(found);
+  }
+
+  async list(query: ListQuery): Promise<ListResult> {
+    const id = JSON.stringify(query);
+    const cached = this.pages.get(id);
+    if (cached) return copy(cached);
+    const result = await this.inner.list(query);
+    this.pages.set(id, result);
+    this.remember(result.items);
+    return copy(result);
+  }
+
+  async listByCluster(namespace: string, clusterName: string, kind?: GroupKind): Promise<StoredObject[]> {
+    return this.cachedItems(`byCluster ${namespace} ${clusterName} ${kind ? `${kind.group}/${kind.kind}` : '*'}`, () =>
+      this.inner.listByCluster(namespace, clusterName, kind),
+    );
+  }
+
+  async listByOwner(ownerUid: string): Promise<StoredObject[]> {
+    return this.cachedItems(`byOwner ${ownerUid}`, () => this.inner.listByOwner(ownerUid));
+  }
+
+  create(obj: KubeObject): Promise<StoredObject> {
+    return this.write(keyOf(obj), () => this.inner.create(obj));
+  }
+
+  update(obj: KubeObject): Promise<StoredObject> {
+    return this.write(keyOf(obj), () => this.inner.update(obj));
+  }
+
+  updateStatus(obj: KubeObject): Promise<StoredObject> {
+    return this.write(keyOf(obj), () => this.inner.updateStatus(obj));
+  }
+
+  async delete(key: ObjectKey, options?: DeleteOptions): Promise<DeleteResult> {
+    this.forgetLists();
+    this.objects.delete(keyString(key));
+    return this.inner.delete(key, options);
+  }
+
+  private async cachedItems(id: string, read: () => Promise<StoredObject[]>): Promise<StoredObject[]> {
+    const cached = this.indexed.get(id);
+    if (cached) return copy(cached);
+    const items = await read();
+    this.indexed.set(id, items);
+    this.remember(items);
+    return copy(items);
+  }
+
+  private remember(items: readonly StoredObject[]): void {
+    for (const item of items) this.objects.set(keyString(keyOf(item)), { object: item });
+  }
+
+  private forgetLists(): void {
+    this.pages.clear();
+    this.indexed.clear();
+  }
+
+  /** Forgets the key before the write (a failed write leaves it unknown) and keeps what the store returned. */
+  private async write(key: ObjectKey, call: () => Promise<StoredObject>): Promise<StoredObject> {
+    this.forgetLists();
+    this.objects.delete(keyString(key));
+    const stored = await call();
+    this.objects.set(keyString(keyOf(stored)), { object: stored });
+    return copy(stored);
+  }
+}
+
+function copy<T>(value: T): T {
+  return value === undefined ? value : structuredClone(value);
+}
