@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_BENCH_OPTIONS, parseBenchArgs } from '../../../bench/args.js';
+import { DEFAULT_FAULT_PLAN } from '../../../bench/faults/fault-plan.js';
+import { DEFAULT_RESYNC_MINUTES } from '../../../lib/stacks/props/resync-default.js';
+
+describe('npm run bench arguments', () => {
+  it('prices the fleet at rest at the deployed resync period unless told otherwise', () => {
+    expect(parseBenchArgs([])).toEqual(DEFAULT_BENCH_OPTIONS);
+    expect(DEFAULT_BENCH_OPTIONS.resyncSeconds).toBe(DEFAULT_RESYNC_MINUTES * 60);
+  });
+
+  it.each<[string, string[], unknown]>([
+    ['--faults: the default plan', ['--faults'], DEFAULT_FAULT_PLAN],
+    ['--faults with a seed', ['--faults', '--faults-seed', '3'], { ...DEFAULT_FAULT_PLAN, seed: 3 }],
+    ['no --faults: none', ['--clusters', '2'], undefined],
+  ])('%s', (_name, argv, faults) => {
+    const options = parseBenchArgs(argv);
+    if (options === 'help') throw new Error('unexpected help');
+    expect(options.faults).toEqual(faults);
+  });
+
+  it.each<[string, string[], RegExp]>([
+    ['a seed without --faults', ['--faults-seed', '3'], /--faults-seed needs --faults/],
+    ['a seed that is not a number', ['--faults', '--faults-seed', 'often'], /--faults-seed must be an integer ≥ 0, not often/],
+  ])('refuses %s', (_name, argv, message) => {
+    expect(() => parseBenchArgs(argv)).toThrow(message);
+  });
+});
