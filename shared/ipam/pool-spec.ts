@@ -45,6 +45,37 @@ function overlaps(a: IpRange, b: IpRange): boolean {
   return a.first <= b.last && b.first <= a.last;
 }
 
+function familyProblems(family: IpFamily, example: string, entries: readonly Entry[], gateway: Ip | undefined, gatewayText: string | undefined): PoolProblem[] {
+  const problems: PoolProblem[] = entries
+    .filter((entry) => entry.family !== family)
+    .map((entry) => ({ field: entry.field, value: entry.text, detail: `must be IPv${family} like ${example}` }));
+  if (gateway && gateway.family !== family) problems.push({ field: 'gateway', value: gatewayText, detail: `must be IPv${family} like ${example}` });
+  return problems;
+}
+
+function placementProblems(addresses: readonly Entry[], subnet: IpRange, subnetText: string, gateway: Ip | undefined, gatewayText: string | undefined): PoolProblem[] {
+  const problems: PoolProblem[] = [];
+  const outside = (r: IpRange) => r.first < subnet.first || r.last > subnet.last;
+  for (const entry of addresses) {
+    if (outside(entry.range)) problems.push({ field: entry.field, value: entry.text, detail: `must be inside the pool's subnet ${subnetText}` });
+  }
+  if (gateway && outside({ first: gateway.value, last: gateway.value })) {
+    problems.push({ field: 'gateway', value: gatewayText, detail: `must be inside the pool's subnet ${subnetText}` });
+  }
+  for (const [i, a] of addresses.entries()) {
+    const clash = addresses.slice(0, i).find((b) => overlaps(a.range, b.range));
+    if (clash) problems.push({ field: a.field, value: a.text, detail: `overlaps ${clash.field} (${clash.text})` });
+  }
+  return problems;
+}
+
+function parseGateway(text: string | undefined, problems: PoolProblem[]): Ip | undefined {
+  if (text === undefined || text === '') return undefined;
+  const gateway = parseIp(text);
+  if (!gateway) problems.push({ field: 'gateway', value: text, detail: 'is not a valid IP address' });
+  return gateway;
+}
+
 /**
  * The pool webhook's rules: addresses present and parseable, one IP family throughout, the
  * prefix fits the family, addresses and gateway inside `<first address>/<prefix>`, and (capless)
@@ -55,35 +86,20 @@ export function analysePool(spec: PoolSpec): PoolAnalysis {
   if (spec.addresses.length === 0) problems.push({ field: 'addresses', value: [], detail: 'addresses is required' });
   const addresses = parseEntries(spec.addresses, 'addresses', problems);
   const excluded = parseEntries(spec.excludedAddresses ?? [], 'excludedAddresses', problems);
-  const gateway = spec.gateway === undefined || spec.gateway === '' ? undefined : parseIp(spec.gateway);
-  if (spec.gateway && !gateway) problems.push({ field: 'gateway', value: spec.gateway, detail: 'is not a valid IP address' });
+  const gateway = parseGateway(spec.gateway, problems);
   const first = addresses[0];
   if (!first) return { ok: false, problems };
 
   const family = first.family;
-  for (const entry of [...addresses, ...excluded]) {
-    if (entry.family !== family) problems.push({ field: entry.field, value: entry.text, detail: `must be IPv${family} like ${first.text}` });
-  }
-  if (gateway && gateway.family !== family) problems.push({ field: 'gateway', value: spec.gateway, detail: `must be IPv${family} like ${first.text}` });
+  problems.push(...familyProblems(family, first.text, [...addresses, ...excluded], gateway, spec.gateway));
   if (spec.prefix > BITS[family]) {
     problems.push({ field: 'prefix', value: spec.prefix, detail: `must be at most ${BITS[family]} for IPv${family}` });
-    return { ok: false, problems };
   }
+  if (problems.length > 0) return { ok: false, problems };
 
   const subnet = subnetBounds({ family, value: first.range.first }, spec.prefix);
   const subnetText = `${formatIp({ family, value: subnet.first })}/${spec.prefix}`;
-  for (const entry of addresses) {
-    if (entry.family === family && (entry.range.first < subnet.first || entry.range.last > subnet.last)) {
-      problems.push({ field: entry.field, value: entry.text, detail: `must be inside the pool's subnet ${subnetText}` });
-    }
-  }
-  if (gateway && gateway.family === family && (gateway.value < subnet.first || gateway.value > subnet.last)) {
-    problems.push({ field: 'gateway', value: spec.gateway, detail: `must be inside the pool's subnet ${subnetText}` });
-  }
-  for (const [i, a] of addresses.entries()) {
-    const clash = addresses.slice(0, i).find((b) => a.family === b.family && overlaps(a.range, b.range));
-    if (clash) problems.push({ field: a.field, value: a.text, detail: `overlaps ${clash.field} (${clash.text})` });
-  }
+  problems.push(...placementProblems(addresses, subnet, subnetText, gateway, spec.gateway));
   if (problems.length > 0) return { ok: false, problems };
 
   const removed: IpRange[] = excluded.map((e) => e.range);

@@ -7,11 +7,14 @@
 import {
   CORE_PROVIDER,
   DOCKER_PROVIDER,
+  IN_CLUSTER_IPAM_PROVIDER,
   IN_MEMORY_PROVIDER,
   KUBEADM_BOOTSTRAP_PROVIDER,
   KUBEADM_CONTROL_PLANE_PROVIDER,
 } from '../../../../shared/contracts/providers/builtin-providers.js';
 import { clusterReconciler } from '../../core/cluster/reconciler.js';
+import { ipAddressClaimReconciler } from '../../ipam/claim/reconciler.js';
+import { globalInClusterIPPoolReconciler, inClusterIPPoolReconciler } from '../../ipam/pool/reconciler.js';
 import { inMemoryClusterReconciler } from '../../infrastructure/inmemory/cluster/reconciler.js';
 import { inMemoryMachineReconciler } from '../../infrastructure/inmemory/machine/reconciler.js';
 import { kubeadmConfigReconciler } from '../../kubeadm/bootstrap/reconciler.js';
@@ -30,7 +33,11 @@ export function builtinProviderRegistry(): ProviderRegistry {
     .registerProvider({ ...KUBEADM_BOOTSTRAP_PROVIDER, reconcilers: [kubeadmConfigReconciler] })
     .registerProvider({ ...KUBEADM_CONTROL_PLANE_PROVIDER, reconcilers: [kubeadmControlPlaneReconciler] })
     .registerProvider({ ...IN_MEMORY_PROVIDER, reconcilers: [inMemoryClusterReconciler, inMemoryMachineReconciler] })
-    .registerProvider({ ...DOCKER_PROVIDER, reconcilers: [] });
+    .registerProvider({ ...DOCKER_PROVIDER, reconcilers: [] })
+    .registerProvider({
+      ...IN_CLUSTER_IPAM_PROVIDER,
+      reconcilers: [ipAddressClaimReconciler, inClusterIPPoolReconciler, globalInClusterIPPoolReconciler],
+    });
 }
 
 /** Alias used by the embedded control plane (local/control-plane.ts). */

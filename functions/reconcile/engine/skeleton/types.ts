@@ -69,6 +69,7 @@ export type ReferrerField =
   | 'spec.template.spec.infrastructureRef'
   | 'spec.template.spec.bootstrap.configRef'
   | 'spec.machineTemplate.spec.infrastructureRef'
+  | 'spec.poolRef'
   | 'spec.clusterName';
 
 export interface ReconcilerDefinition<S extends Scope> {
