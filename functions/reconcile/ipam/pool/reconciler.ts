@@ -15,7 +15,7 @@ import { waitingClaims } from './waiting-claims.js';
 
 export interface PoolScope extends Scope {
   counts?: PoolCounts;
-  held: number;
+  reservations: StoredObject[];
 }
 
 /** While addresses are allocated the pool waits; each release wakes it through the reservation watch. */
@@ -24,7 +24,7 @@ export const DELETE_WAIT_SECONDS = 60;
 export async function countPhase(s: PoolScope): Promise<PhaseResult | undefined> {
   const reservations = await reservationsOfPool(s.ctx.store, s.object);
   const held = reservations.map(reservedAddress).filter((ip): ip is Ip => ip !== undefined);
-  s.held = reservations.length;
+  s.reservations = reservations;
   const spec = inClusterIPPoolSpecSchema.safeParse(s.object.spec);
   const analysis = spec.success ? analysePool(spec.data) : undefined;
   if (!analysis?.ok) {
@@ -39,18 +39,19 @@ export async function countPhase(s: PoolScope): Promise<PhaseResult | undefined>
 /** Claims waiting on this pool get another try when an address is free (IC re-enqueues on free 0 → >0). */
 export async function wakeWaitingClaimsPhase(s: PoolScope): Promise<PhaseResult | undefined> {
   if (isDeleting(s.object) || !s.counts || s.counts.free === 0) return undefined;
-  const waiting = await waitingClaims(s.ctx.store, s.object);
+  const waiting = await waitingClaims(s.ctx.store, s.object, s.reservations);
   if (waiting.length > 0) await s.ctx.queue.enqueueMany(waiting.slice(0, s.counts.free));
   return undefined;
 }
 
 export function waitForReleasePhase(s: PoolScope): PhaseResult | undefined {
-  if (s.held === 0) return undefined;
+  const held = s.reservations.length;
+  if (held === 0) return undefined;
   s.conditions.push({
     type: 'Deleting',
     status: 'True',
     reason: 'AddressesInUse',
-    message: `${s.held} addresses of this pool are still allocated; the pool goes once their claims release them`,
+    message: `${held} addresses of this pool are still allocated; the pool goes once their claims release them`,
   });
   return { stop: true, requeueAfterSeconds: DELETE_WAIT_SECONDS };
 }
@@ -64,7 +65,7 @@ function poolReconciler(kind: GroupKind): ReconcilerDefinition<PoolScope> {
     kind,
     finalizer: FINALIZER_PROTECT_POOL,
     watches: [{ kind: RESERVATION_KIND, by: 'reference', field: 'spec.poolRef' }],
-    createScope: (ctx: ReconcileContext, object: StoredObject) => ({ ctx, object, conditions: [], held: 0 }),
+    createScope: (ctx: ReconcileContext, object: StoredObject) => ({ ctx, object, conditions: [], reservations: [] }),
     phases: [countPhase, wakeWaitingClaimsPhase],
     deletePhases: [countPhase, waitForReleasePhase],
     computeStatus: computePoolStatus,
