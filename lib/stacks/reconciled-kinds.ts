@@ -15,6 +15,7 @@ export const RECONCILED_KINDS: readonly ReconciledKind[] = [
   { group: 'cluster.x-k8s.io', kind: 'Machine', needsSecrets: false },
   { group: 'cluster.x-k8s.io', kind: 'MachineSet', needsSecrets: false },
   { group: 'cluster.x-k8s.io', kind: 'MachineDeployment', needsSecrets: false },
+  { group: 'cluster.x-k8s.io', kind: 'MachineHealthCheck', needsSecrets: false },
   { group: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', needsSecrets: true },
   { group: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane', needsSecrets: true },
   { group: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryCluster', needsSecrets: false },

@@ -20,6 +20,7 @@ import { inMemoryMachineReconciler } from '../../infrastructure/inmemory/machine
 import { kubeadmConfigReconciler } from '../../kubeadm/bootstrap/reconciler.js';
 import { kubeadmControlPlaneReconciler } from '../../kubeadm/controlplane/reconciler.js';
 import { machineReconciler } from '../../core/machine/reconciler.js';
+import { machineHealthCheckReconciler } from '../../core/machinehealthcheck/reconciler.js';
 import { machineDeploymentReconciler } from '../../core/machinedeployment/reconciler.js';
 import { machineSetReconciler } from '../../core/machineset/reconciler.js';
 import { ProviderRegistry } from './provider-registry.js';
@@ -28,7 +29,7 @@ export function builtinProviderRegistry(): ProviderRegistry {
   return new ProviderRegistry()
     .registerProvider({
       ...CORE_PROVIDER,
-      reconcilers: [clusterReconciler, machineDeploymentReconciler, machineSetReconciler, machineReconciler],
+      reconcilers: [clusterReconciler, machineDeploymentReconciler, machineSetReconciler, machineReconciler, machineHealthCheckReconciler],
     })
     .registerProvider({ ...KUBEADM_BOOTSTRAP_PROVIDER, reconcilers: [kubeadmConfigReconciler] })
     .registerProvider({ ...KUBEADM_CONTROL_PLANE_PROVIDER, reconcilers: [kubeadmControlPlaneReconciler] })
