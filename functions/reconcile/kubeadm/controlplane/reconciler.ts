@@ -11,6 +11,7 @@ import {
   reportConditions,
   resolveCluster,
 } from './phases.js';
+import { remediateControlPlane } from './remediation.js';
 import { type KcpScope, createKcpScope } from './scope.js';
 import { kcpStatus } from './status.js';
 
@@ -24,7 +25,7 @@ export const kubeadmControlPlaneReconciler: ReconcilerDefinition<KcpScope> = {
     { kind: { group: CORE_GROUP, kind: 'Cluster' }, by: 'clusterLabel' },
   ],
   createScope: createKcpScope,
-  phases: [resolveCluster, reconcileCertificates, reconcileKubeconfig, collectMachines, reconcileReplicas, reportConditions],
+  phases: [resolveCluster, reconcileCertificates, reconcileKubeconfig, collectMachines, remediateControlPlane, reconcileReplicas, reportConditions],
   deletePhases: [deleteControlPlane],
   computeStatus: (scope) =>
     kcpStatus({
