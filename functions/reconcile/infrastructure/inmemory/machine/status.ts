@@ -12,7 +12,9 @@ export function computeInMemoryMachineStatus(s: InMemoryMachineScope): StatusUpd
   return {
     fields: {
       initialization: { provisioned: true },
-      addresses: simulatedAddresses(namespace, name),
+      addresses: s.poolAddresses
+        ? [...s.poolAddresses.map((a) => ({ type: 'InternalIP', address: a.address })), { type: 'Hostname', address: name }]
+        : simulatedAddresses(namespace, name),
       ...(failureDomain ? { failureDomain } : {}),
       simulatedNode: simulatedNode(s.machine?.metadata.name ?? name, machineVersionOf(s.machine), {
         status: simulatedReadyStatus(s.object),
