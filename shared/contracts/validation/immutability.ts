@@ -23,6 +23,7 @@ export const IMMUTABLE_FIELDS: readonly ImmutableField[] = [
   { group: CLUSTER_GROUP, kind: 'MachineSet', path: ['spec', 'selector'] },
   { group: CLUSTER_GROUP, kind: 'MachineDeployment', path: ['spec', 'clusterName'] },
   { group: CLUSTER_GROUP, kind: 'MachineDeployment', path: ['spec', 'selector'] },
+  { group: CLUSTER_GROUP, kind: 'MachineHealthCheck', path: ['spec', 'clusterName'] },
   { group: CLUSTER_GROUP, kind: 'Cluster', path: ['spec', 'infrastructureRef'], onceSet: true },
   { group: CLUSTER_GROUP, kind: 'Cluster', path: ['spec', 'controlPlaneRef'], onceSet: true },
   { group: CONTROL_PLANE_GROUP, kind: 'KubeadmControlPlane', path: ['spec', 'machineTemplate', 'spec', 'infrastructureRef', 'apiGroup'] },
