@@ -13,7 +13,8 @@ import { InMemoryWorkloadCluster } from '../../../../shared/workload-cluster/in-
 import { ensureClusterNameLabel } from '../../engine/references/cluster-name-label.js';
 import type { PhaseResult, ReconcileContext, ReconcilerDefinition, StatusUpdate } from '../../engine/skeleton/types.js';
 import { evaluateTarget } from './health-rules.js';
-import { markMachine } from './mark-machines.js';
+import { requestRemediation, templateRefOf, withdrawRemediation } from './external-remediation.js';
+import { markMachine, type RemediationMode } from './mark-machines.js';
 import { remediationAllowed } from './remediation-allowed.js';
 import { createMachineHealthCheckScope, type MachineHealthCheckScope } from './scope.js';
 import { healthChecksOf, targetFacts, targetMachines } from './targets.js';
@@ -45,9 +46,13 @@ export async function markMachinesPhase(s: MachineHealthCheckScope): Promise<Pha
       : { type: 'RemediationAllowed', status: 'False', reason: 'TooManyUnhealthy', message: decision.message },
   );
   const now = timestamp(s.ctx.clock);
+  const template = templateRefOf(s.object);
   let next: number | undefined;
   for (const target of s.targets) {
-    await markMachine(s.ctx.store, target.machine, target.verdict, decision.allowed, now);
+    let mode: RemediationMode = { by: 'owner' };
+    if (template && target.verdict.healthy) await withdrawRemediation(s.ctx.store, template, target.machine);
+    if (template && !target.verdict.healthy && decision.allowed) mode = await requestRemediation(s.ctx.store, template, target.machine);
+    await markMachine(s.ctx.store, target.machine, target.verdict, decision.allowed, now, mode);
     if (target.verdict.healthy && target.verdict.nextCheckSeconds !== undefined) {
       next = Math.min(next ?? Number.POSITIVE_INFINITY, target.verdict.nextCheckSeconds);
     }

@@ -55,12 +55,13 @@ async function scenario(check: KubeObject, healthy: readonly string[]) {
   await ctx.store.create(check);
   await runReconcile(machineHealthCheckReconciler, ctx, mhcKey);
   const marks: Record<string, string | undefined> = {};
+  const conditions: Record<string, ReturnType<typeof conditionsOf>> = {};
   for (const name of ['w1', 'w2', 'cp1', 'other']) {
     const stored = await ctx.store.get({ group: CORE, kind: 'Machine', namespace: 'default', name });
-    const conditions = conditionsOf(stored?.status);
-    marks[name] = [findCondition(conditions, 'HealthCheckSucceeded')?.status, findCondition(conditions, 'OwnerRemediated')?.status].join('/');
+    conditions[name] = conditionsOf(stored?.status);
+    marks[name] = [findCondition(conditions[name], 'HealthCheckSucceeded')?.status, findCondition(conditions[name], 'OwnerRemediated')?.status].join('/');
   }
-  return { marks, mhc: await ctx.store.get(mhcKey) };
+  return { marks, conditions, mhc: await ctx.store.get(mhcKey) };
 }
 
 describe('MachineHealthCheck reconcile: which Machines it marks', () => {
@@ -106,7 +107,7 @@ describe('MachineHealthCheck admission', () => {
     try {
       run();
     } catch (error) {
-      if (error instanceof InvalidError) return error.causes.map((c) => c.field);
+      if (error instanceof InvalidError) return error.causes.map((c) => c.field ?? '');
       throw error;
     }
     return [];
@@ -125,5 +126,49 @@ describe('MachineHealthCheck admission', () => {
     const old = { ...admitCreate(mhc({ matchLabels: { a: 'b' } }), ctx), metadata: { name: 'workers', namespace: 'default', uid: 'u', resourceVersion: '1', generation: 1, creationTimestamp: '2026-01-01T00:00:00Z' } };
     const changed = { ...old, spec: { ...old.spec, clusterName: 'c2' } };
     expect(fieldsOf(() => admitUpdate(changed, old, ctx))).toEqual(['spec.clusterName']);
+  });
+});
+
+describe('MachineHealthCheck with a remediation template', () => {
+  const template: KubeObject = {
+    apiVersion: 'remediation.example.com/v1',
+    kind: 'RebootRemediationTemplate',
+    metadata: { name: 'reboot' },
+    spec: { template: { spec: { strategy: 'Reboot' } } },
+  };
+  const templated = mhc({ matchLabels: { role: 'worker' } }, { templateRef: { apiVersion: 'remediation.example.com/v1', kind: 'RebootRemediationTemplate', name: 'reboot' } });
+  const requestKey = (name: string) => ({ group: 'remediation.example.com', kind: 'RebootRemediation', namespace: 'default', name });
+
+  it('asks for external remediation instead of the owner, and withdraws it once the Machine is healthy', async () => {
+    let healthy: string[] = ['p://w1'];
+    const ctx = testContext({ providers: { [WORKLOAD_CLUSTER_PORT]: { findNodeByProviderID: (c: unknown, id: string) => workload(healthy).findNodeByProviderID(c as never, id) } } });
+    for (const m of [machine('w1', 'c1', 'worker'), machine('w2', 'c1', 'worker')]) {
+      const created = await ctx.store.create(m);
+      await ctx.store.updateStatus({ ...created, status: m.status ?? {} });
+    }
+    await ctx.store.create(template);
+    await ctx.store.create(templated);
+    await runReconcile(machineHealthCheckReconciler, ctx, mhcKey);
+
+    const request = await ctx.store.get(requestKey('w2'));
+    expect(request?.spec).toEqual({ strategy: 'Reboot' });
+    expect(request?.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Machine', name: 'w2' });
+    expect(await ctx.store.get(requestKey('w1'))).toBeUndefined();
+    const w2 = conditionsOf((await ctx.store.get({ group: CORE, kind: 'Machine', namespace: 'default', name: 'w2' }))?.status);
+    expect(findCondition(w2, 'ExternallyRemediated')).toMatchObject({ status: 'False', reason: 'WaitingForRemediation' });
+    expect(findCondition(w2, 'OwnerRemediated')).toBeUndefined();
+
+    healthy = ['p://w1', 'p://w2'];
+    await runReconcile(machineHealthCheckReconciler, ctx, mhcKey);
+    expect(await ctx.store.get(requestKey('w2'))).toBeUndefined();
+    const healed = conditionsOf((await ctx.store.get({ group: CORE, kind: 'Machine', namespace: 'default', name: 'w2' }))?.status);
+    expect(findCondition(healed, 'ExternallyRemediated')).toBeUndefined();
+    expect(findCondition(healed, 'HealthCheckSucceeded')?.status).toBe('True');
+  });
+
+  it('says so on the Machine when the template is missing', async () => {
+    const { marks, conditions } = await scenario(templated, ['p://w1']);
+    expect(marks.w2).toBe('False/');
+    expect(findCondition(conditions.w2, 'ExternallyRemediated')).toMatchObject({ status: 'False', reason: 'RemediationTemplateNotFound' });
   });
 });
