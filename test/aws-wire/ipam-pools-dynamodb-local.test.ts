@@ -33,5 +33,5 @@ afterAll(async () => {
 describe('200 claims against 150 addresses on DynamoDB Local', () => {
   it.each(POOL_CASES.map((c, i) => [c.title, c, `ddb-${RUN}-${i}`] as const))('%s', async (_title, c, pool) => {
     await runPoolScenario(api, c, pool);
-  }, 400_000);
+  }, 900_000);
 });

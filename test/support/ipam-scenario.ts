@@ -95,7 +95,7 @@ async function settled(api: RestClient, c: PoolCase, prefix: string, readyCount:
       const addresses = await addressesOf(api, c, claims);
       return addresses.size === readyCount ? { claims, addresses } : undefined;
     },
-    { timeoutMs: 240_000, intervalMs: 500 },
+    { timeoutMs: 420_000, intervalMs: 500 },
   );
 }
 

@@ -29,5 +29,5 @@ afterAll(async () => {
 describe('200 claims against 150 addresses', () => {
   it.each(POOL_CASES.map((c, i) => [c.title, c, `pool-${i}`] as const))('%s', async (_title, c, pool) => {
     await runPoolScenario(api, c, pool);
-  }, 300_000);
+  }, 900_000);
 });
