@@ -74,8 +74,15 @@ function computeStatus(s: MachineHealthCheckScope): StatusUpdate {
 
 export const machineHealthCheckReconciler: ReconcilerDefinition<MachineHealthCheckScope> = {
   kind: { group: CORE_GROUP, kind: 'MachineHealthCheck' },
-  // Machines of the same cluster (their conditions and Node facts change with them).
-  watches: [{ kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'clusterLabel' }],
+  // Machines of the same cluster, when what the rules read changes (a Node's health reaches the
+  // Machine as its NodeHealthy condition).
+  watches: [
+    {
+      kind: { group: CORE_GROUP, kind: 'Machine' },
+      by: 'clusterLabel',
+      changes: ['status.conditions', 'status.nodeRef', 'spec.providerID', 'metadata.labels', 'metadata.annotations', 'metadata.deletionTimestamp'],
+    },
+  ],
   createScope: (ctx: ReconcileContext, object: StoredObject) => {
     const parsed = machineHealthCheckSchema.safeParse(object);
     return createMachineHealthCheckScope(ctx, object, parsed.success ? parsed.data : undefined);
