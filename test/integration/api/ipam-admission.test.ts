@@ -61,6 +61,19 @@ describe('IPAM samples', () => {
   });
 });
 
+describe('v1beta1 IPAM objects', () => {
+  it('a v1beta1 IPAddress is converted to v1beta2 on admission', async () => {
+    const stored = await api.mustCreate({
+      apiVersion: 'ipam.cluster.x-k8s.io/v1beta1',
+      kind: 'IPAddress',
+      metadata: { name: 'legacy' },
+      spec: { claimRef: { name: 'legacy' }, poolRef: { apiGroup: 'ipam.cluster.x-k8s.io', kind: 'InClusterIPPool', name: 'p' }, address: 'fd00::5', prefix: 64, gateway: 'fd00::1' },
+    });
+    expect(stored.apiVersion).toBe(IPAM);
+    expect(valueAt(stored, 'spec', 'prefix')).toBe(64);
+  });
+});
+
 describe('cluster-scoped GlobalInClusterIPPool', () => {
   it('is created, read and deleted without a namespace; a namespaced path for it is a 404', async () => {
     const created = await api.mustCreate({ ...pool('global-a', { addresses: ['10.1.0.0/24'], prefix: 24 }, 'GlobalInClusterIPPool'), metadata: { name: 'global-a', namespace: 'ignored' } });
