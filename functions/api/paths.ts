@@ -1,3 +1,4 @@
+import { CLUSTER_SCOPE_NAMESPACE } from '../../shared/contracts/object.js';
 import { BadRequestError, NotFoundError } from '../../shared/errors/index.js';
 import type { KindInfo, KindRegistry } from '../../shared/contracts/kinds.js';
 
@@ -80,16 +81,26 @@ export function parseResourcePath(path: string, kinds: KindRegistry): ResourcePa
   if (!info?.versions.includes(version)) {
     throw new NotFoundError(`the server could not find the requested resource: ${plural}${group ? `.${group}` : ''}/${version}`);
   }
+  const scope = storeNamespace(info, plural, namespace, name);
   if (subresource !== undefined && (subresource !== 'status' || !info.statusSubresource)) {
     throw new NotFoundError(`the server could not find the requested resource: ${plural}/${subresource}`);
   }
   return {
     info,
     version,
-    ...(namespace !== undefined ? { namespace } : {}),
+    ...(scope !== undefined ? { namespace: scope } : {}),
     ...(name !== undefined ? { name } : {}),
     ...(subresource === 'status' ? { subresource: 'status' as const } : {}),
   };
+}
+
+/** Cluster-scoped objects live under one store namespace; their paths name none. */
+function storeNamespace(info: KindInfo, plural: string, namespace: string | undefined, name: string | undefined): string | undefined {
+  if (info.namespaced) return namespace;
+  if (namespace !== undefined) {
+    throw new NotFoundError(`the server could not find the requested resource: ${plural} is cluster-scoped (no /namespaces/ in its path)`);
+  }
+  return name !== undefined ? CLUSTER_SCOPE_NAMESPACE : undefined;
 }
 
 export function apiVersionOf(info: KindInfo, version: string): string {

@@ -15,10 +15,14 @@ export const RECONCILED_KINDS: readonly ReconciledKind[] = [
   { group: 'cluster.x-k8s.io', kind: 'Machine', needsSecrets: false },
   { group: 'cluster.x-k8s.io', kind: 'MachineSet', needsSecrets: false },
   { group: 'cluster.x-k8s.io', kind: 'MachineDeployment', needsSecrets: false },
+  { group: 'cluster.x-k8s.io', kind: 'MachineHealthCheck', needsSecrets: false },
   { group: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', needsSecrets: true },
   { group: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane', needsSecrets: true },
   { group: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryCluster', needsSecrets: false },
   { group: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachine', needsSecrets: false },
+  { group: 'ipam.cluster.x-k8s.io', kind: 'IPAddressClaim', needsSecrets: false },
+  { group: 'ipam.cluster.x-k8s.io', kind: 'InClusterIPPool', needsSecrets: false },
+  { group: 'ipam.cluster.x-k8s.io', kind: 'GlobalInClusterIPPool', needsSecrets: false },
 ];
 
 /** `<group>/<Kind>`: the key of QUEUE_URLS and the value of RECONCILE_KIND. */

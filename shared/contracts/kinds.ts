@@ -46,6 +46,8 @@ export const BUILTIN_KINDS: readonly KindInfo[] = [
   kind(INFRASTRUCTURE, 'DockerMachineTemplate', 'dockermachinetemplates', V1BETA2, { statusSubresource: false }),
   kind('ipam.cluster.x-k8s.io', 'IPAddressClaim', 'ipaddressclaims', V1BETA2),
   kind('ipam.cluster.x-k8s.io', 'IPAddress', 'ipaddresses', V1BETA2, { statusSubresource: false }),
+  kind('ipam.cluster.x-k8s.io', 'InClusterIPPool', 'inclusterippools', ['v1alpha2']),
+  kind('ipam.cluster.x-k8s.io', 'GlobalInClusterIPPool', 'globalinclusterippools', ['v1alpha2'], { namespaced: false }),
   kind('runtime.cluster.x-k8s.io', 'ExtensionConfig', 'extensionconfigs', ['v1beta2']),
   kind('clusterctl.cluster.x-k8s.io', 'Metadata', 'metadata', ['v1alpha3'], { statusSubresource: false }),
   kind('clusterctl.cluster.x-k8s.io', 'Provider', 'providers', ['v1alpha3'], { statusSubresource: false }),

@@ -65,6 +65,9 @@ export interface GroupKind {
 
 export const DEFAULT_NAMESPACE = 'default';
 
+/** Where the store keeps cluster-scoped objects (GlobalInClusterIPPool); the API shows them without a namespace. */
+export const CLUSTER_SCOPE_NAMESPACE = DEFAULT_NAMESPACE;
+
 export function groupOf(apiVersion: string): string {
   const slash = apiVersion.indexOf('/');
   return slash === -1 ? '' : apiVersion.slice(0, slash);

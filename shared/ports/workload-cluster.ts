@@ -1,9 +1,18 @@
 import { isRecord } from '../contracts/json.js';
 
+/** A Node condition (corev1.NodeCondition) as health checks read it. */
+export interface WorkloadNodeCondition {
+  type: string;
+  status: string;
+  lastTransitionTime?: string;
+}
+
 /** What the core sees of a workload cluster's Node. */
 export interface WorkloadNode {
   name: string;
   ready?: boolean;
+  /** status.conditions (Ready, MemoryPressure, …) when the cluster reports them. */
+  conditions?: WorkloadNodeCondition[];
   /** status.nodeInfo fields (kubeletVersion, …). */
   info?: Record<string, string>;
 }

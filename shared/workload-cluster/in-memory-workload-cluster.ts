@@ -6,7 +6,7 @@
 
 import { isRecord, recordAt } from '../contracts/json.js';
 import type { ObjectStore } from '../ports/object-store.js';
-import type { WorkloadCluster, WorkloadClusterRef, WorkloadNode } from '../ports/workload-cluster.js';
+import type { WorkloadCluster, WorkloadClusterRef, WorkloadNode, WorkloadNodeCondition } from '../ports/workload-cluster.js';
 
 export const IN_MEMORY_PROVIDER_ID_PREFIX = 'in-memory://';
 
@@ -27,7 +27,14 @@ export function simulatedNodeOf(status: unknown): WorkloadNode | undefined {
   const info = isRecord(node.info)
     ? Object.fromEntries(Object.entries(node.info).filter((e): e is [string, string] => typeof e[1] === 'string'))
     : undefined;
-  return { name: node.name, ready: node.ready === true, ...(info ? { info } : {}) };
+  const conditions = Array.isArray(node.conditions) ? node.conditions.flatMap(nodeConditionOf) : undefined;
+  return { name: node.name, ready: node.ready === true, ...(info ? { info } : {}), ...(conditions ? { conditions } : {}) };
+}
+
+function nodeConditionOf(value: unknown): WorkloadNodeCondition[] {
+  if (!isRecord(value) || typeof value.type !== 'string' || typeof value.status !== 'string') return [];
+  const time = typeof value.lastTransitionTime === 'string' ? { lastTransitionTime: value.lastTransitionTime } : {};
+  return [{ type: value.type, status: value.status, ...time }];
 }
 
 export class InMemoryWorkloadCluster implements WorkloadCluster {

@@ -18,6 +18,10 @@ const KIND_NAMES = [
   'KubeadmControlPlane',
   'InMemoryCluster',
   'InMemoryMachine',
+  'MachineHealthCheck',
+  'IPAddressClaim',
+  'InClusterIPPool',
+  'GlobalInClusterIPPool',
 ];
 
 describe('stateful logical IDs', () => {

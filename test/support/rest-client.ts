@@ -104,11 +104,11 @@ export function kindInfo(apiVersion: string, kind: string): KindInfo {
   return info;
 }
 
-/** `/api/v1/namespaces/ns/secrets` or `/apis/group/version/namespaces/ns/plural`. */
+/** `/api/v1/namespaces/ns/secrets`, `/apis/group/version/namespaces/ns/plural`, or `/apis/group/version/plural` (cluster-scoped). */
 export function collectionPath(apiVersion: string, kind: string, namespace: string): string {
   const info = kindInfo(apiVersion, kind);
   const root = info.group === '' ? `/api/${versionOf(apiVersion)}` : `/apis/${info.group}/${versionOf(apiVersion)}`;
-  return `${root}/namespaces/${namespace}/${info.plural}`;
+  return info.namespaced ? `${root}/namespaces/${namespace}/${info.plural}` : `${root}/${info.plural}`;
 }
 
 const kubeObjectSchema = z.looseObject({

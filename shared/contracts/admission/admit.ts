@@ -9,7 +9,7 @@ import { convertReferences } from '../conversion/references.js';
 import { convertV1beta1Spec } from '../conversion/v1beta1-to-v1beta2.js';
 import { clone, isRecord, type JsonRecord } from '../json.js';
 import type { KindRegistry } from '../kinds.js';
-import { DEFAULT_NAMESPACE, type KubeObject } from '../object.js';
+import { CLUSTER_SCOPE_NAMESPACE, DEFAULT_NAMESPACE, type KubeObject } from '../object.js';
 import { CLUSTERCTL_GROUP, CONVERTED_GROUPS } from '../schemas/groups.js';
 import type { ValidationContext } from '../validation/context.js';
 import { type FieldError, invalid } from '../validation/field-error.js';
@@ -36,7 +36,12 @@ interface Prepared {
 
 function resolveNamespace(obj: JsonRecord, env: Envelope, ctx: AdmissionContext, errors: FieldError[]): string {
   const metadata = obj.metadata;
-  if (!isRecord(metadata) || !env.info.namespaced) return ctx.namespace ?? DEFAULT_NAMESPACE;
+  if (isRecord(metadata) && !env.info.namespaced) {
+    // Cluster-scoped: a namespace in the body is ignored, as Kubernetes does; the store keys it here.
+    metadata.namespace = CLUSTER_SCOPE_NAMESPACE;
+    return CLUSTER_SCOPE_NAMESPACE;
+  }
+  if (!isRecord(metadata)) return ctx.namespace ?? DEFAULT_NAMESPACE;
   const given = typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : undefined;
   if (given !== undefined && ctx.namespace !== undefined && given !== ctx.namespace) {
     errors.push(invalid('metadata.namespace', given, `does not match the namespace of the request "${ctx.namespace}"`));

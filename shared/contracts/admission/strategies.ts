@@ -14,13 +14,18 @@ import { kubeadmControlPlaneSchema } from '../schemas/controlplane/kubeadm-contr
 import { clusterSchema } from '../schemas/core/cluster.js';
 import { machineSchema } from '../schemas/core/machine.js';
 import { machineDeploymentSchema } from '../schemas/core/machine-deployment.js';
+import { machineHealthCheckSchema } from '../schemas/core/machine-health-check.js';
 import { machineSetSchema } from '../schemas/core/machine-set.js';
 import { secretSchema } from '../schemas/corev1/secret.js';
-import { BOOTSTRAP_GROUP, CLUSTER_GROUP, CONTROL_PLANE_GROUP, CORE_GROUP } from '../schemas/groups.js';
+import { BOOTSTRAP_GROUP, CLUSTER_GROUP, CONTROL_PLANE_GROUP, CORE_GROUP, IPAM_GROUP } from '../schemas/groups.js';
+import { inClusterIPPoolSchema } from '../schemas/ipam/in-cluster-ip-pool.js';
+import { ipAddressClaimSchema, ipAddressSchema } from '../schemas/ipam/ip-address.js';
 import type { ValidationContext } from '../validation/context.js';
 import { validateCluster, validateMachine, validateMachineDeployment, validateMachineSet } from '../validation/core.js';
 import type { FieldError } from '../validation/field-error.js';
+import { validateInClusterIPPool, validateIPAddress, validateIPAddressClaim } from '../validation/ipam.js';
 import { validateKubeadmControlPlane } from '../validation/kubeadm-control-plane.js';
+import { validateMachineHealthCheck } from '../validation/machine-health-check.js';
 import { fieldErrorsFromZod } from './zod-issues.js';
 
 export type StrategyResult = { ok: true; object: KubeObject } | { ok: false; errors: FieldError[] };
@@ -70,6 +75,11 @@ const STRATEGIES: ReadonlyMap<string, AdmissionStrategy> = new Map([
     `${CONTROL_PLANE_GROUP}/KubeadmControlPlane`,
     erase({ schema: kubeadmControlPlaneSchema, defaults: defaultKubeadmControlPlane, validate: validateKubeadmControlPlane }),
   ],
+  [`${CLUSTER_GROUP}/MachineHealthCheck`, erase({ schema: machineHealthCheckSchema, validate: validateMachineHealthCheck })],
+  [`${IPAM_GROUP}/IPAddressClaim`, erase({ schema: ipAddressClaimSchema, validate: validateIPAddressClaim })],
+  [`${IPAM_GROUP}/IPAddress`, erase({ schema: ipAddressSchema, validate: validateIPAddress })],
+  [`${IPAM_GROUP}/InClusterIPPool`, erase({ schema: inClusterIPPoolSchema, validate: validateInClusterIPPool })],
+  [`${IPAM_GROUP}/GlobalInClusterIPPool`, erase({ schema: inClusterIPPoolSchema, validate: validateInClusterIPPool })],
 ]);
 
 /** The strategy of a kind; kinds without defaults or rules just get their schema checked. */

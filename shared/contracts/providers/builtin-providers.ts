@@ -113,10 +113,27 @@ export const DOCKER_PROVIDER: ProviderDescriptor = {
   ],
 };
 
+export const IPAM_GROUP = 'ipam.cluster.x-k8s.io';
+
+/**
+ * The in-cluster IPAM provider (kubernetes-sigs/cluster-api-ipam-provider-in-cluster): its pools,
+ * and the IPAddressClaims that name them (the core's claim kind, reconciled by this provider).
+ */
+export const IN_CLUSTER_IPAM_PROVIDER: ProviderDescriptor = {
+  name: 'in-cluster',
+  type: 'IPAMProvider',
+  kinds: kindsOf(IPAM_GROUP, ['InClusterIPPool', 'GlobalInClusterIPPool']),
+  contracts: [
+    { group: IPAM_GROUP, kind: 'InClusterIPPool', role: 'IPAMPool', contractVersion: 'v1beta2' },
+    { group: IPAM_GROUP, kind: 'GlobalInClusterIPPool', role: 'IPAMPool', contractVersion: 'v1beta2' },
+  ],
+};
+
 export const BUILTIN_PROVIDERS: readonly ProviderDescriptor[] = [
   CORE_PROVIDER,
   KUBEADM_BOOTSTRAP_PROVIDER,
   KUBEADM_CONTROL_PLANE_PROVIDER,
   IN_MEMORY_PROVIDER,
   DOCKER_PROVIDER,
+  IN_CLUSTER_IPAM_PROVIDER,
 ];

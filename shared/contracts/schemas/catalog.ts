@@ -38,6 +38,7 @@ import {
   inMemoryMachineSchema,
   inMemoryMachineTemplateSchema,
 } from './infrastructure/in-memory.js';
+import { inClusterIPPoolSchema } from './ipam/in-cluster-ip-pool.js';
 import { ipAddressClaimSchema, ipAddressSchema } from './ipam/ip-address.js';
 import { extensionConfigSchema } from './runtime/extension-config.js';
 
@@ -63,6 +64,8 @@ const entries: ReadonlyArray<readonly [string, string, z.ZodType<KubeObject>]> =
   [INFRASTRUCTURE_GROUP, 'DockerMachineTemplate', dockerMachineTemplateSchema],
   [IPAM_GROUP, 'IPAddressClaim', ipAddressClaimSchema],
   [IPAM_GROUP, 'IPAddress', ipAddressSchema],
+  [IPAM_GROUP, 'InClusterIPPool', inClusterIPPoolSchema],
+  [IPAM_GROUP, 'GlobalInClusterIPPool', inClusterIPPoolSchema],
   [RUNTIME_GROUP, 'ExtensionConfig', extensionConfigSchema],
   [CLUSTERCTL_GROUP, 'Metadata', clusterctlMetadataSchema],
   [CLUSTERCTL_GROUP, 'Provider', clusterctlProviderSchema],

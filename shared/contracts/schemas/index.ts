@@ -24,5 +24,6 @@ export * from './corev1/secret.js';
 export * from './groups.js';
 export * from './infrastructure/docker.js';
 export * from './infrastructure/in-memory.js';
+export * from './ipam/in-cluster-ip-pool.js';
 export * from './ipam/ip-address.js';
 export * from './runtime/extension-config.js';

@@ -5,7 +5,7 @@
 
 import { deepEqual, isRecord } from '../json.js';
 import type { KubeObject } from '../object.js';
-import { CLUSTER_GROUP, CONTROL_PLANE_GROUP, CORE_GROUP } from '../schemas/groups.js';
+import { CLUSTER_GROUP, CONTROL_PLANE_GROUP, CORE_GROUP, IPAM_GROUP } from '../schemas/groups.js';
 import { type FieldError, forbidden, invalid } from './field-error.js';
 
 export interface ImmutableField {
@@ -23,11 +23,14 @@ export const IMMUTABLE_FIELDS: readonly ImmutableField[] = [
   { group: CLUSTER_GROUP, kind: 'MachineSet', path: ['spec', 'selector'] },
   { group: CLUSTER_GROUP, kind: 'MachineDeployment', path: ['spec', 'clusterName'] },
   { group: CLUSTER_GROUP, kind: 'MachineDeployment', path: ['spec', 'selector'] },
+  { group: CLUSTER_GROUP, kind: 'MachineHealthCheck', path: ['spec', 'clusterName'] },
   { group: CLUSTER_GROUP, kind: 'Cluster', path: ['spec', 'infrastructureRef'], onceSet: true },
   { group: CLUSTER_GROUP, kind: 'Cluster', path: ['spec', 'controlPlaneRef'], onceSet: true },
   { group: CONTROL_PLANE_GROUP, kind: 'KubeadmControlPlane', path: ['spec', 'machineTemplate', 'spec', 'infrastructureRef', 'apiGroup'] },
   { group: CONTROL_PLANE_GROUP, kind: 'KubeadmControlPlane', path: ['spec', 'machineTemplate', 'spec', 'infrastructureRef', 'kind'] },
   { group: CORE_GROUP, kind: 'Secret', path: ['type'] },
+  { group: IPAM_GROUP, kind: 'IPAddressClaim', path: ['spec'] },
+  { group: IPAM_GROUP, kind: 'IPAddress', path: ['spec'] },
 ];
 
 function valueAt(obj: unknown, path: readonly string[]): unknown {

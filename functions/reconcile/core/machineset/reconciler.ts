@@ -1,6 +1,7 @@
 import { CORE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
 import type { ReconcilerDefinition } from '../../engine/skeleton/types.js';
 import { findMachinesPhase, labelMachineSetPhase, repairMissingClonesPhase, scalePhase } from './phases.js';
+import { remediateUnhealthyPhase } from './remediation.js';
 import { type MachineSetScope, createMachineSetScope } from './scope.js';
 import { computeMachineSetStatus, machineSetConditionsPhase } from './status.js';
 
@@ -13,7 +14,7 @@ export const machineSetReconciler: ReconcilerDefinition<MachineSetScope> = {
   kind: { group: CORE_GROUP, kind: 'MachineSet' },
   watches: [{ kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'owner' }],
   createScope: createMachineSetScope,
-  phases: [labelMachineSetPhase, findMachinesPhase, repairMissingClonesPhase, scalePhase, machineSetConditionsPhase],
+  phases: [labelMachineSetPhase, findMachinesPhase, repairMissingClonesPhase, remediateUnhealthyPhase, scalePhase, machineSetConditionsPhase],
   deletePhases: [],
   computeStatus: computeMachineSetStatus,
 };

@@ -7,16 +7,20 @@
 import {
   CORE_PROVIDER,
   DOCKER_PROVIDER,
+  IN_CLUSTER_IPAM_PROVIDER,
   IN_MEMORY_PROVIDER,
   KUBEADM_BOOTSTRAP_PROVIDER,
   KUBEADM_CONTROL_PLANE_PROVIDER,
 } from '../../../../shared/contracts/providers/builtin-providers.js';
 import { clusterReconciler } from '../../core/cluster/reconciler.js';
+import { ipAddressClaimReconciler } from '../../ipam/claim/reconciler.js';
+import { globalInClusterIPPoolReconciler, inClusterIPPoolReconciler } from '../../ipam/pool/reconciler.js';
 import { inMemoryClusterReconciler } from '../../infrastructure/inmemory/cluster/reconciler.js';
 import { inMemoryMachineReconciler } from '../../infrastructure/inmemory/machine/reconciler.js';
 import { kubeadmConfigReconciler } from '../../kubeadm/bootstrap/reconciler.js';
 import { kubeadmControlPlaneReconciler } from '../../kubeadm/controlplane/reconciler.js';
 import { machineReconciler } from '../../core/machine/reconciler.js';
+import { machineHealthCheckReconciler } from '../../core/machinehealthcheck/reconciler.js';
 import { machineDeploymentReconciler } from '../../core/machinedeployment/reconciler.js';
 import { machineSetReconciler } from '../../core/machineset/reconciler.js';
 import { ProviderRegistry } from './provider-registry.js';
@@ -25,12 +29,16 @@ export function builtinProviderRegistry(): ProviderRegistry {
   return new ProviderRegistry()
     .registerProvider({
       ...CORE_PROVIDER,
-      reconcilers: [clusterReconciler, machineDeploymentReconciler, machineSetReconciler, machineReconciler],
+      reconcilers: [clusterReconciler, machineDeploymentReconciler, machineSetReconciler, machineReconciler, machineHealthCheckReconciler],
     })
     .registerProvider({ ...KUBEADM_BOOTSTRAP_PROVIDER, reconcilers: [kubeadmConfigReconciler] })
     .registerProvider({ ...KUBEADM_CONTROL_PLANE_PROVIDER, reconcilers: [kubeadmControlPlaneReconciler] })
     .registerProvider({ ...IN_MEMORY_PROVIDER, reconcilers: [inMemoryClusterReconciler, inMemoryMachineReconciler] })
-    .registerProvider({ ...DOCKER_PROVIDER, reconcilers: [] });
+    .registerProvider({ ...DOCKER_PROVIDER, reconcilers: [] })
+    .registerProvider({
+      ...IN_CLUSTER_IPAM_PROVIDER,
+      reconcilers: [ipAddressClaimReconciler, inClusterIPPoolReconciler, globalInClusterIPPoolReconciler],
+    });
 }
 
 /** Alias used by the embedded control plane (local/control-plane.ts). */

@@ -72,6 +72,7 @@ export type ReferrerField =
   | 'spec.template.spec.infrastructureRef'
   | 'spec.template.spec.bootstrap.configRef'
   | 'spec.machineTemplate.spec.infrastructureRef'
+  | 'spec.poolRef'
   | 'spec.clusterName';
 
 export interface ReconcilerDefinition<S extends Scope> {

@@ -35,6 +35,8 @@ export interface NewMachineInput {
   specHash: string;
   /** The *Template that spec.machineTemplate.spec.infrastructureRef names. */
   infraTemplate: StoredObject;
+  /** Added to the Machine's annotations (a replacement's `remediation-for`). */
+  extraAnnotations?: Record<string, string>;
 }
 
 const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -118,7 +120,7 @@ export function buildMachine(input: NewMachineInput, infraMachine: KubeObject): 
       name: input.name,
       namespace: input.kcp.metadata.namespace,
       labels: { ...input.spec.machineLabels, ...controlPlaneLabels(input.clusterName, input.kcp.metadata.name) },
-      annotations: { ...input.spec.machineAnnotations, [ANNOTATION_CONFIG_SPEC_HASH]: input.specHash },
+      annotations: { ...input.spec.machineAnnotations, ...input.extraAnnotations, [ANNOTATION_CONFIG_SPEC_HASH]: input.specHash },
       ownerReferences: [ownerReferenceTo(input.kcp)],
     },
     spec: {

@@ -31,6 +31,7 @@ import { controlPlaneFailureDomains } from './failure-domains.js';
 import { buildInfraMachine, buildKubeadmConfig, buildMachine, newMachineName } from './machine-factory.js';
 import { configSpecHash, machineFacts, machineHasNode } from './machine-facts.js';
 import { planControlPlane } from './plan.js';
+import { finishRemediation, replacementAnnotations } from './remediation.js';
 import type { KcpScope } from './scope.js';
 import { kcpConditions, kcpWaitingConditions } from './status.js';
 
@@ -162,13 +163,15 @@ export async function reconcileReplicas(scope: KcpScope): Promise<PhaseResult | 
   const { cluster } = scope;
   if (!cluster) return STOP;
   const remediation = remediationInProgress(scope.object);
+  // The remediated Machine gone, the scale-up that replaces it may go ahead.
+  const remediating = remediation && scope.machines.some((m) => m.metadata.name === remediation.machine) ? remediation : undefined;
   const plan = planControlPlane({
     replicas: scope.spec.replicas,
     maxSurge: scope.spec.maxSurge,
     initialized: scope.initialized,
     machines: scope.facts,
     failureDomains: controlPlaneFailureDomains(cluster),
-    ...(remediation ? { remediatingMachine: remediation.machine } : {}),
+    ...(remediating ? { remediatingMachine: remediating.machine } : {}),
   });
   scope.plan = plan;
   switch (plan.type) {
@@ -211,6 +214,7 @@ async function createMachine(scope: KcpScope, init: boolean, failureDomain?: str
     clusterName,
     name: newMachineName(scope.object.metadata.name),
     init,
+    extraAnnotations: replacementAnnotations(scope),
     specHash: configSpecHash(scope.spec.kubeadmConfigSpec),
     infraTemplate: template,
     ...(failureDomain ? { failureDomain } : {}),
@@ -227,6 +231,7 @@ async function createMachine(scope: KcpScope, init: boolean, failureDomain?: str
     for (const key of created) await deleteIfPresent(scope, key);
     throw error;
   }
+  if (Object.keys(input.extraAnnotations).length > 0) await finishRemediation(scope);
   return undefined;
 }
 
@@ -242,6 +247,7 @@ export function reportConditions(scope: KcpScope): PhaseResult | undefined {
       skips: addonSkips(scope.object),
       ...(scope.plan ? { plan: scope.plan } : {}),
       ...(remediation ? { remediation } : {}),
+      ...(scope.remediationBlocked ? { remediationBlocked: scope.remediationBlocked } : {}),
       ...(scope.creationProblem ? { creationProblem: scope.creationProblem } : {}),
     }),
   );

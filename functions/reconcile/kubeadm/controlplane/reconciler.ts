@@ -11,6 +11,7 @@ import {
   reportConditions,
   resolveCluster,
 } from './phases.js';
+import { remediateControlPlane } from './remediation.js';
 import { type KcpScope, createKcpScope } from './scope.js';
 import { kcpStatus } from './status.js';
 
@@ -27,7 +28,7 @@ export const kubeadmControlPlaneReconciler: ReconcilerDefinition<KcpScope> = {
     { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'clusterLabel', on: ['REMOVE'] },
   ],
   createScope: createKcpScope,
-  phases: [resolveCluster, reconcileCertificates, reconcileKubeconfig, collectMachines, reconcileReplicas, reportConditions],
+  phases: [resolveCluster, reconcileCertificates, reconcileKubeconfig, collectMachines, remediateControlPlane, reconcileReplicas, reportConditions],
   deletePhases: [deleteControlPlane],
   computeStatus: (scope) =>
     kcpStatus({

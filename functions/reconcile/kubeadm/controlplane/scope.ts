@@ -26,6 +26,8 @@ export interface KcpScope extends Scope {
   plan?: ControlPlanePlan;
   /** Why a planned machine could not be created (e.g. the infrastructure template is missing). */
   creationProblem?: string;
+  /** Why a Machine marked for remediation is not remediated now (etcd quorum, rollout …). */
+  remediationBlocked?: string;
 }
 
 export function createKcpScope(ctx: ReconcileContext, object: StoredObject): KcpScope {

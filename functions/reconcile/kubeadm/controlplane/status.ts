@@ -76,6 +76,8 @@ export interface KcpConditionInputs {
   missingCertificates: readonly string[];
   plan?: ControlPlanePlan;
   remediation?: RemediationInProgress;
+  /** Why a Machine marked for remediation waits (etcd quorum, rollout …). */
+  remediationBlocked?: string;
   skips: AddonSkips;
   creationProblem?: string;
 }
@@ -121,7 +123,9 @@ function annotationConditions(inputs: KcpConditionInputs): ConditionInput[] {
   return [
     inputs.remediation
       ? condition(CONDITIONS.remediating, true, 'RemediationInProgress', `remediation in progress for machine ${inputs.remediation.machine}; scaling and rollout are on hold`)
-      : condition(CONDITIONS.remediating, false, 'NotRemediating'),
+      : inputs.remediationBlocked
+        ? condition(CONDITIONS.remediating, false, 'RemediationBlocked', inputs.remediationBlocked)
+        : condition(CONDITIONS.remediating, false, 'NotRemediating'),
     inputs.skips.coreDNS
       ? condition(CONDITIONS.coreDNSManaged, false, 'Skipped', `CoreDNS management is skipped (annotation ${ANNOTATION_SKIP_COREDNS})`)
       : condition(CONDITIONS.coreDNSManaged, true, 'Managed'),

@@ -19,7 +19,7 @@ export const healthCheckChecksSchema = z.looseObject({
 
 export const healthCheckRemediationSchema = z.looseObject({
   maxInFlight: intOrString.optional(),
-  triggerIf: z.looseObject({ unhealthyLessThanOrEqualTo: intOrString.optional() }).optional(),
+  triggerIf: z.looseObject({ unhealthyLessThanOrEqualTo: intOrString.optional(), unhealthyInRange: z.string().min(1).max(32).regex(/^\[[0-9]+-[0-9]+\]$/).optional() }).optional(),
 });
 
 /** `deletion` of a topology control plane or worker class (MD adds `order`). */

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { envelope, templateOf } from '../common/envelope.js';
 import { int32 } from '../common/names.js';
+import { contractRefSchema } from '../common/references.js';
 import { baseStatusSchema } from '../common/status.js';
 import { apiEndpointSchema, failureDomainSchema } from '../core/cluster.js';
 
@@ -41,6 +42,8 @@ export const inMemoryMachineSpecSchema = z.strictObject({
   startupSeconds: int32().min(0).max(86_400).optional(),
   failureDomain: z.string().max(256).optional(),
   failure: inMemoryFailureSchema.optional(),
+  /** IPAM pools to take the machine's addresses from, one IPAddressClaim each (as CAPV's and Metal3's machines do). */
+  addressesFromPools: z.array(contractRefSchema).max(16).optional(),
 });
 
 export const inMemoryMachineStatusSchema = baseStatusSchema.extend({

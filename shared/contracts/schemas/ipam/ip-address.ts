@@ -7,7 +7,7 @@ import { baseStatusSchema } from '../common/status.js';
 export const ipAddressClaimSchema = z.strictObject({
   ...envelope,
   spec: z.strictObject({
-    clusterName: z.string().max(63).optional(),
+    clusterName: z.string().min(1).max(63).optional(),
     poolRef: contractRefSchema,
   }),
   status: baseStatusSchema.extend({ addressRef: localRefSchema.optional() }).optional(),
@@ -20,7 +20,7 @@ export const ipAddressSchema = z.strictObject({
     poolRef: contractRefSchema,
     address: z.string().min(1).max(39),
     prefix: int32().min(0).max(128),
-    gateway: z.string().max(39).optional(),
+    gateway: z.string().min(1).max(39).optional(),
   }),
 });
 

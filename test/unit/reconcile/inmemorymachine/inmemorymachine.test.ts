@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../../shared/contracts/object.js';
 import { ownerReferenceTo } from '../../../../shared/contracts/object.js';
 import { inMemoryMachineReconciler } from '../../../../functions/reconcile/infrastructure/inmemory/machine/reconciler.js';
-import { secondsUntilReady, simulatedInternalIP } from '../../../../functions/reconcile/infrastructure/inmemory/machine/simulation.js';
+import { ANNOTATION_SIMULATE_NODE_UNHEALTHY, secondsUntilReady, simulatedInternalIP } from '../../../../functions/reconcile/infrastructure/inmemory/machine/simulation.js';
 import { runReconcile } from '../../../../functions/reconcile/engine/skeleton/run-reconcile.js';
 import { InMemoryWorkloadCluster } from '../../../../shared/workload-cluster/in-memory-workload-cluster.js';
 import { testContext } from '../../../support/reconcile-context.js';
@@ -88,6 +88,30 @@ describe('inMemoryMachineReconciler', () => {
       failureDomain: 'fd-b',
     });
     const node = await new InMemoryWorkloadCluster(ctx.store).findNodeByProviderID({ namespace: 'default', name: 'c1' }, 'in-memory://default/m1');
-    expect(node).toEqual({ name: 'm1', ready: true, info: { kubeletVersion: 'v1.31.0' } });
+    expect(node).toEqual({
+      name: 'm1',
+      ready: true,
+      info: { kubeletVersion: 'v1.31.0' },
+      conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:02Z' }],
+    });
+  });
+
+  it.each([
+    ['False', 'False'],
+    ['Unknown', 'Unknown'],
+    ['', 'False'],
+  ])('the node-unhealthy annotation %j makes the Node report Ready=%s, since the time it was set', async (value, status) => {
+    const ctx = await setup({ startupSeconds: 0 }, { dataSecretName: 's' });
+    await runReconcile(inMemoryMachineReconciler, ctx, key);
+    ctx.clock.advanceSeconds(60);
+    const stored = await ctx.store.get(key);
+    if (!stored) throw new Error('missing');
+    await ctx.store.update({ ...stored, metadata: { ...stored.metadata, annotations: { [ANNOTATION_SIMULATE_NODE_UNHEALTHY]: value } } });
+    await runReconcile(inMemoryMachineReconciler, ctx, key);
+    ctx.clock.advanceSeconds(30);
+    await runReconcile(inMemoryMachineReconciler, ctx, key);
+    const node = await new InMemoryWorkloadCluster(ctx.store).findNodeByProviderID({ namespace: 'default', name: 'c1' }, 'in-memory://default/m1');
+    expect(node?.ready).toBe(false);
+    expect(node?.conditions).toEqual([{ type: 'Ready', status, lastTransitionTime: '2026-01-01T00:01:00Z' }]);
   });
 });

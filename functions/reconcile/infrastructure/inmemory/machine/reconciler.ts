@@ -1,5 +1,7 @@
 import { CORE_GROUP, INFRASTRUCTURE_GROUP } from '../../../../../shared/contracts/providers/builtin-providers.js';
 import type { ReconcilerDefinition } from '../../../engine/skeleton/types.js';
+import { IPAM_GROUP } from '../../../../../shared/contracts/schemas/groups.js';
+import { ipAddressClaimsPhase } from './ip-address-claims.js';
 import { ownerMachinePhase, provisionPhase } from './phases.js';
 import { type InMemoryMachineScope, createInMemoryMachineScope } from './scope.js';
 import { computeInMemoryMachineStatus } from './status.js';
@@ -20,9 +22,11 @@ export const inMemoryMachineReconciler: ReconcilerDefinition<InMemoryMachineScop
       // What the simulated VM reads of its Machine: bootstrap data, failure domain, deletion.
       changes: ['spec.bootstrap.dataSecretName', 'spec.failureDomain', 'metadata.deletionTimestamp', 'metadata.ownerReferences'],
     },
+    // Its IPAddressClaims (spec.addressesFromPools): an address arriving wakes it.
+    { kind: { group: IPAM_GROUP, kind: 'IPAddressClaim' }, by: 'owner', changes: ['status.addressRef'] },
   ],
   createScope: createInMemoryMachineScope,
-  phases: [ownerMachinePhase, provisionPhase],
+  phases: [ownerMachinePhase, ipAddressClaimsPhase, provisionPhase],
   deletePhases: [],
   computeStatus: computeInMemoryMachineStatus,
 };

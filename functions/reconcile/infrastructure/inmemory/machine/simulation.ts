@@ -44,8 +44,39 @@ export function simulatedAddresses(namespace: string, name: string): MachineAddr
   ];
 }
 
-export function simulatedNode(name: string, kubeletVersion: string | undefined) {
-  return { name, ready: true, ...(kubeletVersion ? { info: { kubeletVersion } } : {}) };
+/**
+ * Tests (and demos) make a simulated Node unhealthy with this annotation on the InMemoryMachine:
+ * its value is the Node's Ready status to report (`False` or `Unknown`; anything else means False).
+ */
+export const ANNOTATION_SIMULATE_NODE_UNHEALTHY = 'inmemory.infrastructure.capless.dev/node-unhealthy';
+
+/** The Node's Ready status the InMemoryMachine asks for. */
+export function simulatedReadyStatus(obj: StoredObject): 'True' | 'False' | 'Unknown' {
+  const value = obj.metadata.annotations?.[ANNOTATION_SIMULATE_NODE_UNHEALTHY];
+  if (value === undefined) return 'True';
+  return value === 'Unknown' ? 'Unknown' : 'False';
+}
+
+/** The previous Ready condition's time carries over while its status holds (as a kubelet reports it). */
+function readySince(previous: unknown, status: string, now: string): string {
+  const conditions = valueAt(previous, 'conditions');
+  if (!Array.isArray(conditions)) return now;
+  const ready = conditions.find((c: unknown) => isRecord(c) && c.type === 'Ready');
+  return isRecord(ready) && ready.status === status && typeof ready.lastTransitionTime === 'string' ? ready.lastTransitionTime : now;
+}
+
+export function simulatedNode(
+  name: string,
+  kubeletVersion: string | undefined,
+  health: { status: 'True' | 'False' | 'Unknown'; previous?: unknown; now: string } = { status: 'True', now: '' },
+) {
+  const lastTransitionTime = readySince(health.previous, health.status, health.now);
+  return {
+    name,
+    ready: health.status === 'True',
+    ...(kubeletVersion ? { info: { kubeletVersion } } : {}),
+    ...(health.now ? { conditions: [{ type: 'Ready', status: health.status, lastTransitionTime }] } : {}),
+  };
 }
 
 export function machineVersionOf(machine: StoredObject | undefined): string | undefined {

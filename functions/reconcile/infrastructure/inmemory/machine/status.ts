@@ -1,7 +1,8 @@
 import { stringAt } from '../../../../../shared/contracts/json.js';
 import type { StatusUpdate } from '../../../engine/skeleton/types.js';
 import type { InMemoryMachineScope } from './scope.js';
-import { machineVersionOf, simulatedAddresses, simulatedNode } from './simulation.js';
+import { timestamp } from '../../../../../shared/ports/clock.js';
+import { machineVersionOf, simulatedAddresses, simulatedNode, simulatedReadyStatus } from './simulation.js';
 
 /** v1beta2 InfraMachine status: provisioned flag, addresses, failure domain, and the simulated Node. */
 export function computeInMemoryMachineStatus(s: InMemoryMachineScope): StatusUpdate {
@@ -11,9 +12,15 @@ export function computeInMemoryMachineStatus(s: InMemoryMachineScope): StatusUpd
   return {
     fields: {
       initialization: { provisioned: true },
-      addresses: simulatedAddresses(namespace, name),
+      addresses: s.poolAddresses
+        ? [...s.poolAddresses.map((a) => ({ type: 'InternalIP', address: a.address })), { type: 'Hostname', address: name }]
+        : simulatedAddresses(namespace, name),
       ...(failureDomain ? { failureDomain } : {}),
-      simulatedNode: simulatedNode(s.machine?.metadata.name ?? name, machineVersionOf(s.machine)),
+      simulatedNode: simulatedNode(s.machine?.metadata.name ?? name, machineVersionOf(s.machine), {
+        status: simulatedReadyStatus(s.object),
+        previous: s.object.status?.simulatedNode,
+        now: timestamp(s.ctx.clock),
+      }),
     },
   };
 }

@@ -1,0 +1,93 @@
+/**
+ * MachineHealthCheck (C14 `internal/controllers/machinehealthcheck`): evaluates its Machines,
+ * marks unhealthy ones for their owner to remediate unless too many are unhealthy, and checks
+ * again when the soonest timeout expires (a requeue, not a timer in a process).
+ */
+
+import type { StoredObject } from '../../../../shared/contracts/object.js';
+import { CORE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
+import { machineHealthCheckSchema } from '../../../../shared/contracts/schemas/core/machine-health-check.js';
+import { timestamp } from '../../../../shared/ports/clock.js';
+import { isWorkloadCluster, WORKLOAD_CLUSTER_PORT } from '../../../../shared/ports/workload-cluster.js';
+import { InMemoryWorkloadCluster } from '../../../../shared/workload-cluster/in-memory-workload-cluster.js';
+import { ensureClusterNameLabel } from '../../engine/references/cluster-name-label.js';
+import type { PhaseResult, ReconcileContext, ReconcilerDefinition, StatusUpdate } from '../../engine/skeleton/types.js';
+import { evaluateTarget } from './health-rules.js';
+import { requestRemediation, templateRefOf, withdrawRemediation } from './external-remediation.js';
+import { markMachine, type RemediationMode } from './mark-machines.js';
+import { remediationAllowed } from './remediation-allowed.js';
+import { createMachineHealthCheckScope, type MachineHealthCheckScope } from './scope.js';
+import { healthChecksOf, targetFacts, targetMachines } from './targets.js';
+
+export async function evaluateTargetsPhase(s: MachineHealthCheckScope): Promise<PhaseResult> {
+  if (!s.mhc) {
+    s.conditions.push({ type: 'RemediationAllowed', status: 'False', reason: 'InvalidSpec', message: 'the MachineHealthCheck does not match its schema' });
+    return { stop: true };
+  }
+  const namespace = s.object.metadata.namespace;
+  const cluster = await s.ctx.store.get({ group: CORE_GROUP, kind: 'Cluster', namespace, name: s.mhc.spec.clusterName });
+  const candidate = s.ctx.providers?.[WORKLOAD_CLUSTER_PORT];
+  const workload = isWorkloadCluster(candidate) ? candidate : new InMemoryWorkloadCluster(s.ctx.store);
+  const checks = healthChecksOf(s.mhc);
+  const now = s.ctx.clock.now();
+  for (const machine of await targetMachines(s.ctx.store, s.mhc, namespace)) {
+    s.targets.push({ machine, verdict: evaluateTarget(await targetFacts(machine, cluster, workload), checks, now) });
+  }
+  return {};
+}
+
+export async function markMachinesPhase(s: MachineHealthCheckScope): Promise<PhaseResult> {
+  const unhealthy = s.targets.filter((t) => !t.verdict.healthy).length;
+  const decision = remediationAllowed(s.mhc?.spec.remediation?.triggerIf, s.targets.length, unhealthy);
+  s.decision = decision;
+  s.conditions.push(
+    decision.allowed
+      ? { type: 'RemediationAllowed', status: 'True', reason: 'RemediationAllowed' }
+      : { type: 'RemediationAllowed', status: 'False', reason: 'TooManyUnhealthy', message: decision.message },
+  );
+  const now = timestamp(s.ctx.clock);
+  const template = templateRefOf(s.object);
+  let next: number | undefined;
+  for (const target of s.targets) {
+    let mode: RemediationMode = { by: 'owner' };
+    if (template && target.verdict.healthy) await withdrawRemediation(s.ctx.store, template, target.machine);
+    if (template && !target.verdict.healthy && decision.allowed) mode = await requestRemediation(s.ctx.store, template, target.machine);
+    await markMachine(s.ctx.store, target.machine, target.verdict, decision.allowed, now, mode);
+    if (target.verdict.healthy && target.verdict.nextCheckSeconds !== undefined) {
+      next = Math.min(next ?? Number.POSITIVE_INFINITY, target.verdict.nextCheckSeconds);
+    }
+  }
+  return next === undefined ? {} : { requeueAfterSeconds: next };
+}
+
+function computeStatus(s: MachineHealthCheckScope): StatusUpdate {
+  if (!s.mhc) return { fields: {} };
+  return {
+    fields: {
+      expectedMachines: s.targets.length,
+      currentHealthy: s.targets.filter((t) => t.verdict.healthy).length,
+      remediationsAllowed: s.decision?.remediationsAllowed ?? 0,
+      targets: s.targets.map((t) => t.machine.metadata.name).sort(),
+    },
+  };
+}
+
+export const machineHealthCheckReconciler: ReconcilerDefinition<MachineHealthCheckScope> = {
+  kind: { group: CORE_GROUP, kind: 'MachineHealthCheck' },
+  // Machines of the same cluster, when what the rules read changes (a Node's health reaches the
+  // Machine as its NodeHealthy condition).
+  watches: [
+    {
+      kind: { group: CORE_GROUP, kind: 'Machine' },
+      by: 'clusterLabel',
+      changes: ['status.conditions', 'status.nodeRef', 'spec.providerID', 'metadata.labels', 'metadata.annotations', 'metadata.deletionTimestamp'],
+    },
+  ],
+  createScope: (ctx: ReconcileContext, object: StoredObject) => {
+    const parsed = machineHealthCheckSchema.safeParse(object);
+    return createMachineHealthCheckScope(ctx, object, parsed.success ? parsed.data : undefined);
+  },
+  phases: [ensureClusterNameLabel, evaluateTargetsPhase, markMachinesPhase],
+  deletePhases: [],
+  computeStatus,
+};

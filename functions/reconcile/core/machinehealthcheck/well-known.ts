@@ -1,0 +1,9 @@
+/** Machine conditions and annotations of health checking and remediation (C14 v1beta2 API). */
+
+export const CONDITION_HEALTH_CHECK_SUCCEEDED = 'HealthCheckSucceeded';
+export const CONDITION_OWNER_REMEDIATED = 'OwnerRemediated';
+export const REASON_WAITING_FOR_REMEDIATION = 'WaitingForRemediation';
+/** Set instead of OwnerRemediated when the MachineHealthCheck names a remediation template. */
+export const CONDITION_EXTERNALLY_REMEDIATED = 'ExternallyRemediated';
+/** A Machine with this annotation is unhealthy whatever its Node says (manual remediation). */
+export const ANNOTATION_REMEDIATE_MACHINE = 'cluster.x-k8s.io/remediate-machine';
