@@ -1,0 +1,42 @@
+"""moto's server with Lambda event source mappings that are listed but never fire.
+
+moto fires an event source mapping itself: on every SendMessage to a mapped queue it receives a
+batch and invokes the function (in Docker), and on every write to a table with a mapped stream it
+invokes the function and, if that "succeeds", empties the stream shard. Without Docker that drains
+the stream and raises receive counts behind the test's back. Its only switch,
+`{"lambda": {"use_docker": false}}`, swaps in a Lambda backend that reports every invocation as a
+success (so queues are drained) and does not see functions created through CloudFormation.
+
+So this launcher keeps moto's mappings as data (CreateEventSourceMapping, ListEventSourceMappings
+and CloudFormation work unchanged) and detaches them from the queue or table they name, which is
+the only place moto reads them to fire. The deployed-stack runtime plays Lambda's part instead.
+
+Usage: python3 moto_server_lambda_off.py -H 127.0.0.1 -p PORT
+"""
+
+import sys
+
+from moto.awslambda import models as lambda_models
+from moto.dynamodb.models import dynamodb_backends
+from moto.sqs.models import sqs_backends
+
+_create = lambda_models.LambdaBackend.create_event_source_mapping
+
+
+def _create_listed_only(self, spec):
+    mapping = _create(self, spec)
+    for queue in sqs_backends[self.account_id][self.region_name].queues.values():
+        if queue.lambda_event_source_mappings.get(mapping.function_arn) is mapping:
+            del queue.lambda_event_source_mappings[mapping.function_arn]
+    for table in dynamodb_backends[self.account_id][self.region_name].tables.values():
+        if table.lambda_event_source_mappings.get(mapping.function_arn) is mapping:
+            del table.lambda_event_source_mappings[mapping.function_arn]
+    return mapping
+
+
+lambda_models.LambdaBackend.create_event_source_mapping = _create_listed_only
+
+if __name__ == "__main__":
+    from moto.server import main
+
+    main(sys.argv[1:])
