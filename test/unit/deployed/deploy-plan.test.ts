@@ -14,6 +14,7 @@ const template: Template = asTemplate(
       Api: { Type: 'AWS::ApiGatewayV2::Api' },
       Permission: {
         Type: 'AWS::Lambda::Permission',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's Fn::Sub syntax, not a template literal
         Properties: { FunctionName: { 'Fn::GetAtt': ['Fn', 'Arn'] }, SourceArn: { 'Fn::Sub': 'arn:${AWS::Partition}:execute-api:${AWS::Region}:${Api}/*' } },
       },
       Alarm: { Type: 'AWS::CloudWatch::Alarm' },
@@ -69,7 +70,9 @@ describe('referencesIn', () => {
     [{ Ref: 'AWS::Region' }, []],
     [{ 'Fn::GetAtt': ['B', 'Arn'] }, ['B']],
     [{ 'Fn::GetAtt': 'C.Arn' }, ['C']],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's Fn::Sub syntax, not a template literal
     [{ 'Fn::Sub': 'x-${D}-${E.Arn}-${AWS::AccountId}-${!Literal}' }, ['D', 'E']],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's Fn::Sub syntax, not a template literal
     [{ 'Fn::Sub': ['${Own}-${F}', { Own: { Ref: 'G' } }] }, ['F', 'G']],
     [{ 'Fn::Join': ['', [{ Ref: 'H' }, 'x']] }, ['H']],
     ['plain', []],
