@@ -126,6 +126,29 @@ export class DeployedRuntime {
     };
   }
 
+  totalInvocations(): number {
+    return [...this.functions.values()].reduce((sum, fn) => sum + fn.invocations, 0);
+  }
+
+  /**
+   * Waits until nothing runs: no invocation for `quietMs` and every stream read to its end.
+   * Gives up after `timeoutMs` with what still runs (a guard against a hang, not a measurement).
+   */
+  async settle(quietMs = 5_000, timeoutMs = 120_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let seen = this.totalInvocations();
+    let since = Date.now();
+    while (Date.now() - since < quietMs || !this.streamPollers.every((p) => p.caughtUp)) {
+      if (Date.now() > deadline) throw new Error(`the deployed stack did not settle within ${timeoutMs} ms:\n${this.report()}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const now = this.totalInvocations();
+      if (now !== seen) {
+        seen = now;
+        since = Date.now();
+      }
+    }
+  }
+
   /** What ran: per function invocations and errors (with the last log lines of any that failed). */
   report(): string {
     const lines: string[] = [];

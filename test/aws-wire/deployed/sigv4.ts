@@ -105,7 +105,9 @@ export function signRequest(
 ): Record<string, string> {
   const amzDate = now.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
   const url = new URL(request.url);
-  const headers: Record<string, string> = { ...request.headers, host: url.host, 'x-amz-date': amzDate };
+  // A header named like one the signature sets (any case) would be signed and then replaced.
+  const kept = Object.entries(request.headers).filter(([name]) => !['authorization', 'host', 'x-amz-date', 'x-amz-security-token', 'x-amz-content-sha256'].includes(name.toLowerCase()));
+  const headers: Record<string, string> = { ...Object.fromEntries(kept), host: url.host, 'x-amz-date': amzDate };
   if (credentials.sessionToken) headers['x-amz-security-token'] = credentials.sessionToken;
   if (service === 's3') headers['x-amz-content-sha256'] = sha256Hex(request.body);
   const signedHeaders = [...lowerCaseHeaders(headers).keys()].sort();

@@ -43,3 +43,11 @@ describe('SigV4', () => {
     expect(verifyRequest({ ...request, headers: signed }, secretFor, 'us-east-1', 'execute-api', later)).toEqual({ ok: false, reason: 'Signature expired' });
   });
 });
+
+describe('SigV4 over headers the caller already set', () => {
+  it('replaces an Authorization header instead of signing it', () => {
+    const headers = signRequest({ ...request, headers: { ...request.headers, Authorization: 'Bearer ' } }, credentials, 'us-east-1', 'execute-api', at);
+    expect(verifyRequest({ ...request, headers }, secretFor, 'us-east-1', 'execute-api', at).ok).toBe(true);
+    expect(Object.keys(headers).filter((name) => name.toLowerCase() === 'authorization')).toEqual(['authorization']);
+  });
+});
