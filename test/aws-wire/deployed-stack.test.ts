@@ -153,7 +153,10 @@ describe('the synthesized stack deployed to moto', () => {
     expect(rt.api.counters.functionErrors).toBe(0);
   }, 400_000);
 
-  it.each<[string, (template: Template) => Template]>([
+  /** Where a breakage shows, besides the cluster never becoming Available. */
+  type Evidence = (rt: DeployedRuntime) => Promise<string | undefined>;
+
+  it.each<[string, (template: Template) => Template, Evidence]>([
     [
       'the InMemoryMachine reconciler without its event source mapping',
       (template) => {
@@ -165,9 +168,14 @@ describe('the synthesized stack deployed to moto', () => {
         delete template.Resources[mapping[0]];
         return template;
       },
+      async (rt) => {
+        const queue = logicalIdAt(rt.stack.synthesized, '/Queues/InMemoryMachine/Queue/Resource');
+        const depth = await rt.queueDepthOf(queue);
+        return depth.visible > 0 ? undefined : `the InMemoryMachine queue holds nothing: ${JSON.stringify(depth)}`;
+      },
     ],
     [
-      "the router sending InMemoryMachine requests to the InMemoryCluster queue",
+      'the router sending InMemoryMachine requests to the InMemoryCluster queue',
       (template) => {
         const router = template.Resources[logicalIdAt(template, '/Router/Function/Resource')];
         const wrongQueue = logicalIdAt(template, '/Queues/InMemoryCluster/Queue/Resource');
@@ -179,14 +187,19 @@ describe('the synthesized stack deployed to moto', () => {
         parts[at + 1] = { Ref: wrongQueue };
         return template;
       },
+      async (rt) => {
+        const poller = rt.sqsPollers.find((p) => p.fn.spec.logicalId === logicalIdAt(rt.stack.synthesized, '/ReconcileInMemoryCluster/Function/Resource'));
+        return poller && poller.kept > 0 ? undefined : 'the InMemoryCluster reconciler refused no request';
+      },
     ],
-  ])('does not converge with %s', async (_breakage, edit) => {
+  ])('does not converge with %s', async (_breakage, edit, evidence) => {
     const { rt, api } = await deployAndRun(edit);
     await applyExample(api);
     await rt.settle();
     const cluster = await api.get(CORE, 'Cluster', NS, CLUSTER);
     expect(isAvailable(cluster), rt.report()).toBe(false);
     const machines = await api.list(CORE, 'Machine', NS, `${LABEL_CLUSTER_NAME}=${CLUSTER}`);
-    expect(machines.filter((m) => m.status?.phase === 'Running')).toEqual([]);
+    expect(machines.filter((m) => m.status?.phase === 'Running').map((m) => m.metadata.name), rt.report()).toEqual([]);
+    expect(await evidence(rt), rt.report()).toBeUndefined();
   }, 300_000);
 });

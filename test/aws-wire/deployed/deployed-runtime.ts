@@ -109,6 +109,11 @@ export class DeployedRuntime {
     return name;
   }
 
+  /** Messages in one queue of the stack, by logical id. */
+  queueDepthOf(logicalId: string): Promise<QueueDepth> {
+    return this.queueDepth(logicalId);
+  }
+
   private async queueDepth(logicalId: string): Promise<QueueDepth> {
     const physical = this.stack.resources.get(logicalId)?.physicalId ?? '';
     const url = physical.startsWith('http') ? physical : await queueUrlOf(this.sqs, `arn:aws:sqs:${MOTO_REGION}:${this.stack.accountId}:${physical}`);
