@@ -6,14 +6,16 @@
  * moto created every resource it was given (it skips unknown types silently).
  */
 
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { readSynthesizedStack, resolvePseudo, type SynthesizedStack } from './cloud-assembly.js';
 import { type DeployPlan, describeRemovals, planForMoto, type Template } from './deploy-plan.js';
 import { MOTO_REGION, type MotoApi, xmlField, xmlMembers } from './moto-api.js';
 
+const run = promisify(execFile);
 const CFN_VERSION = '2010-05-15';
 /** Where the CDK's default synthesizer reads the bootstrap version (the template's BootstrapVersion parameter). */
 const BOOTSTRAP_VERSION_PARAMETER = '/cdk-bootstrap/hnb659fds/version';
@@ -47,22 +49,33 @@ export interface DeployOptions {
   python?: string;
 }
 
-/** The CloudFormation resource types the installed moto has a model for. */
-export function motoSupportedTypes(python = 'python3'): Set<string> {
+const supportedTypes = new Map<string, Promise<Set<string>>>();
+
+/** The CloudFormation resource types the installed moto has a model for (asked once per interpreter). */
+export function motoSupportedTypes(python = 'python3'): Promise<Set<string>> {
+  let types = supportedTypes.get(python);
+  if (!types) {
+    types = askMotoForTypes(python);
+    supportedTypes.set(python, types);
+  }
+  return types;
+}
+
+async function askMotoForTypes(python: string): Promise<Set<string>> {
   const script = 'import json\nfrom moto.cloudformation.parsing import get_model_map\nprint(json.dumps(sorted(get_model_map())))';
-  const out = execFileSync(python, ['-c', script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  const parsed: unknown = JSON.parse(out);
-  if (!Array.isArray(parsed) || parsed.length === 0) throw new Error(`moto listed no CloudFormation resource types: ${out.slice(0, 200)}`);
+  const { stdout } = await run(python, ['-c', script], { encoding: 'utf8' });
+  const parsed: unknown = JSON.parse(stdout);
+  if (!Array.isArray(parsed) || parsed.length === 0) throw new Error(`moto listed no CloudFormation resource types: ${stdout.slice(0, 200)}`);
   return new Set(parsed.map(String));
 }
 
 export async function deployToMoto(moto: MotoApi, options: DeployOptions): Promise<DeployedStack> {
   const synthesized = readSynthesizedStack(options.cdkOut);
   const template = options.edit ? options.edit(structuredClone(synthesized.template)) : synthesized.template;
-  const plan = planForMoto(template, motoSupportedTypes(options.python));
-  (options.log ?? console.info)(describeRemovals(plan));
   const accountId = await moto.accountId();
-  await publishAssets(moto, synthesized, accountId);
+  const [types] = await Promise.all([motoSupportedTypes(options.python), publishAssets(moto, synthesized, accountId)]);
+  const plan = planForMoto(template, types);
+  (options.log ?? console.info)(describeRemovals(plan));
   await moto.json('ssm', 'AmazonSSM.PutParameter', { Name: BOOTSTRAP_VERSION_PARAMETER, Value: BOOTSTRAP_VERSION, Type: 'String', Overwrite: true });
   await moto.query('cloudformation', 'CreateStack', CFN_VERSION, {
     StackName: synthesized.stackName,
@@ -81,30 +94,46 @@ export async function deployToMoto(moto: MotoApi, options: DeployOptions): Promi
 
 async function publishAssets(moto: MotoApi, stack: SynthesizedStack, accountId: string): Promise<void> {
   const buckets = new Set<string>();
-  const work = mkdtempSync(join(tmpdir(), 'capless-assets-'));
-  try {
-    for (const asset of stack.assets) {
+  for (const asset of stack.assets) {
+    const bucket = resolvePseudo(asset.bucketName, accountId, MOTO_REGION);
+    if (!buckets.has(bucket)) {
+      await moto.call('s3', 'PUT', `/${bucket}`).catch((error: unknown) => {
+        if (!String(error).includes('BucketAlreadyOwnedByYou')) throw error;
+      });
+      buckets.add(bucket);
+    }
+  }
+  await Promise.all(
+    stack.assets.map(async (asset) => {
+      const body = asset.packaging === 'zip' ? await zipped(asset.sourcePath) : readFileSync(asset.sourcePath);
       const bucket = resolvePseudo(asset.bucketName, accountId, MOTO_REGION);
-      if (!buckets.has(bucket)) {
-        await moto.call('s3', 'PUT', `/${bucket}`).catch((error: unknown) => {
-          if (!String(error).includes('BucketAlreadyOwnedByYou')) throw error;
-        });
-        buckets.add(bucket);
-      }
-      const body = asset.packaging === 'zip' ? zipFolder(asset.sourcePath, join(work, `${asset.hash}.zip`)) : readFileSync(asset.sourcePath);
       await moto.call('s3', 'PUT', `/${bucket}/${resolvePseudo(asset.objectKey, accountId, MOTO_REGION)}`, body, {
         'content-type': 'application/octet-stream',
       });
-    }
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+    }),
+  );
 }
 
+/** Zips by asset folder, made once per process (an asset folder is named by its content hash). */
+const zips = new Map<string, Promise<Buffer>>();
+
 /** The folder's files at the root of a zip, as the CDK packages a Lambda asset. */
-function zipFolder(folder: string, zipPath: string): Buffer {
-  execFileSync('zip', ['-q', '-r', '-X', zipPath, '.'], { cwd: folder, stdio: ['ignore', 'ignore', 'pipe'] });
-  return readFileSync(zipPath);
+function zipped(folder: string): Promise<Buffer> {
+  let zip = zips.get(folder);
+  if (!zip) {
+    zip = (async () => {
+      const work = mkdtempSync(join(tmpdir(), 'capless-asset-'));
+      try {
+        const zipPath = join(work, 'asset.zip');
+        await run('zip', ['-q', '-r', '-X', zipPath, '.'], { cwd: folder });
+        return readFileSync(zipPath);
+      } finally {
+        rmSync(work, { recursive: true, force: true });
+      }
+    })();
+    zips.set(folder, zip);
+  }
+  return zip;
 }
 
 async function waitForCreate(moto: MotoApi, stackName: string): Promise<Record<string, string>> {

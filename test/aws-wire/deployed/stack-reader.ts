@@ -60,12 +60,20 @@ export interface ReadStack {
 
 export async function readDeployedStack(moto: MotoApi, sqs: SQSClient, stack: DeployedStack, codeRoot: string): Promise<ReadStack> {
   const functions: FunctionSpec[] = [];
+  // Functions built from one asset (every reconciler) share its unpacked code: read-only, as in Lambda.
+  const unpacked = new Map<string, string>();
   for (const resource of stack.resources.values()) {
     if (resource.type !== 'AWS::Lambda::Function') continue;
     const answer = functionSchema.parse(await moto.restJson('lambda', `/2015-03-31/functions/${encodeURIComponent(resource.physicalId)}`));
     const config = answer.Configuration;
-    const codeDir = join(codeRoot, resource.logicalId);
-    await fetchCode(moto, stack, resource.logicalId, config.CodeSha256, codeDir);
+    const location = functionCodeLocation(stack.synthesized, resource.logicalId);
+    const codeKey = `${location.bucket}/${location.key}#${config.CodeSha256}`;
+    let codeDir = unpacked.get(codeKey);
+    if (!codeDir) {
+      codeDir = join(codeRoot, resource.logicalId);
+      await fetchCode(moto, stack, resource.logicalId, config.CodeSha256, codeDir);
+      unpacked.set(codeKey, codeDir);
+    }
     functions.push({
       logicalId: resource.logicalId,
       name: config.FunctionName,
