@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { isRecord } from '../../../shared/contracts/json.js';
 import type { DeployedFunction } from './deployed-function.js';
-import { verifyRequest } from './sigv4.js';
+import { type SignableRequest, verifyRequest } from './sigv4.js';
 import { type HttpApiRoute, matchRoute } from './template-reader.js';
 
 export interface IamCaller {
@@ -71,14 +71,9 @@ export class HttpApi {
     if (!route) return this.refuse(res, 404, 'Not Found');
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
-    let caller: IamCaller | undefined;
-    if (route.authorizationType === 'AWS_IAM') {
-      const verdict = verifyRequest({ method, url: url.href, headers, body }, (id) => this.callerFor(id)?.secretAccessKey, this.region, 'execute-api');
-      if (!verdict.ok) return this.refuse(res, 403, verdict.reason === 'Missing Authentication Token' ? 'Forbidden' : verdict.reason);
-      caller = this.callerFor(verdict.accessKeyId);
-    } else if (route.authorizationType !== 'NONE') {
-      return this.refuse(res, 501, `${route.authorizationType} authorizers are not emulated by the deployed-stack runtime`);
-    }
+    const authorized = this.authorize(route, { method, url: url.href, headers, body });
+    if ('refusal' in authorized) return this.refuse(res, authorized.refusal.status, authorized.refusal.message);
+    const caller = authorized.caller;
     const fn = this.functions.get(route.functionLogicalId);
     if (!fn) return this.refuse(res, 500, `route ${route.routeKey} targets ${route.functionLogicalId}, which is not deployed`);
     const outcome = await fn.invoke(this.event(route, method, url, headers, body, caller, req.socket.remoteAddress ?? '127.0.0.1'));
@@ -87,6 +82,17 @@ export class HttpApi {
       return this.refuse(res, 500, 'Internal Server Error');
     }
     this.respond(res, outcome.result);
+  }
+
+  /** The route's authorizer: SigV4 for AWS_IAM, nothing for NONE; other authorizers are not emulated. */
+  private authorize(route: HttpApiRoute, request: SignableRequest): { caller: IamCaller | undefined } | { refusal: { status: number; message: string } } {
+    if (route.authorizationType === 'NONE') return { caller: undefined };
+    if (route.authorizationType !== 'AWS_IAM') {
+      return { refusal: { status: 501, message: `${route.authorizationType} authorizers are not emulated by the deployed-stack runtime` } };
+    }
+    const verdict = verifyRequest(request, (id) => this.callerFor(id)?.secretAccessKey, this.region, 'execute-api');
+    if (!verdict.ok) return { refusal: { status: 403, message: verdict.reason === 'Missing Authentication Token' ? 'Forbidden' : verdict.reason } };
+    return { caller: this.callerFor(verdict.accessKeyId) };
   }
 
   private callerFor(accessKeyId: string): IamCaller | undefined {

@@ -90,33 +90,36 @@ export async function readDeployedStack(moto: MotoApi, sqs: SQSClient, stack: De
   const mappings: ReadStack['mappings'] = [];
   for (const m of listed.EventSourceMappings) {
     if (m.State !== undefined && m.State !== 'Enabled') continue;
-    const reportBatchItemFailures = (m.FunctionResponseTypes ?? []).includes('ReportBatchItemFailures');
-    const onFailure = m.DestinationConfig?.OnFailure?.Destination;
-    if (m.EventSourceArn.startsWith('arn:aws:sqs:')) {
-      const queueUrl = await queueUrlOf(sqs, m.EventSourceArn);
-      mappings.push({ functionArn: m.FunctionArn, mapping: { source: 'sqs', uuid: m.UUID, queueArn: m.EventSourceArn, queueUrl, batchSize: m.BatchSize, reportBatchItemFailures } });
-    } else if (m.EventSourceArn.includes(':dynamodb:') && m.EventSourceArn.includes('/stream/')) {
-      mappings.push({
-        functionArn: m.FunctionArn,
-        mapping: {
-          source: 'stream',
-          uuid: m.UUID,
-          streamArn: m.EventSourceArn,
-          functionArn: m.FunctionArn,
-          batchSize: m.BatchSize,
-          startingPosition: m.StartingPosition === 'LATEST' ? 'LATEST' : 'TRIM_HORIZON',
-          bisectOnError: m.BisectBatchOnFunctionError ?? false,
-          reportBatchItemFailures,
-          maxRetries: m.MaximumRetryAttempts ?? -1,
-          maxRecordAgeSeconds: m.MaximumRecordAgeInSeconds ?? -1,
-          ...(onFailure?.startsWith('arn:aws:sqs:') ? { onFailureQueueUrl: await queueUrlOf(sqs, onFailure) } : {}),
-        },
-      });
-    } else {
-      throw new Error(`event source mapping ${m.UUID}: ${m.EventSourceArn} is neither an SQS queue nor a DynamoDB stream`);
-    }
+    mappings.push({ functionArn: m.FunctionArn, mapping: await readMapping(sqs, m) });
   }
   return { functions, mappings };
+}
+
+type ListedMapping = z.infer<typeof mappingsSchema>['EventSourceMappings'][number];
+
+async function readMapping(sqs: SQSClient, m: ListedMapping): Promise<ReadMapping> {
+  const reportBatchItemFailures = (m.FunctionResponseTypes ?? []).includes('ReportBatchItemFailures');
+  if (m.EventSourceArn.startsWith('arn:aws:sqs:')) {
+    const queueUrl = await queueUrlOf(sqs, m.EventSourceArn);
+    return { source: 'sqs', uuid: m.UUID, queueArn: m.EventSourceArn, queueUrl, batchSize: m.BatchSize, reportBatchItemFailures };
+  }
+  if (!m.EventSourceArn.includes(':dynamodb:') || !m.EventSourceArn.includes('/stream/')) {
+    throw new Error(`event source mapping ${m.UUID}: ${m.EventSourceArn} is neither an SQS queue nor a DynamoDB stream`);
+  }
+  const onFailure = m.DestinationConfig?.OnFailure?.Destination;
+  return {
+    source: 'stream',
+    uuid: m.UUID,
+    streamArn: m.EventSourceArn,
+    functionArn: m.FunctionArn,
+    batchSize: m.BatchSize,
+    startingPosition: m.StartingPosition === 'LATEST' ? 'LATEST' : 'TRIM_HORIZON',
+    bisectOnError: m.BisectBatchOnFunctionError ?? false,
+    reportBatchItemFailures,
+    maxRetries: m.MaximumRetryAttempts ?? -1,
+    maxRecordAgeSeconds: m.MaximumRecordAgeInSeconds ?? -1,
+    ...(onFailure?.startsWith('arn:aws:sqs:') ? { onFailureQueueUrl: await queueUrlOf(sqs, onFailure) } : {}),
+  };
 }
 
 export async function queueUrlOf(sqs: SQSClient, queueArn: string): Promise<string> {
