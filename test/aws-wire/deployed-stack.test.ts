@@ -23,6 +23,7 @@ import { DeployedRuntime } from './deployed/deployed-runtime.js';
 import type { IamCaller } from './deployed/http-api.js';
 import { MotoApi, MOTO_REGION } from './deployed/moto-api.js';
 import { resetMoto, startMotoWithoutLambdaPollers } from './deployed/moto-lambda-off.js';
+import { assumeRole, createAdministrator } from './deployed/iam-identities.js';
 import { signRequest } from './deployed/sigv4.js';
 
 const ROOT = projectRoot();
@@ -57,7 +58,8 @@ let runtime: DeployedRuntime | undefined;
 let printed: string[] = [];
 
 beforeAll(async () => {
-  moto = await startMotoWithoutLambdaPollers();
+  // IAM is enforced for SQS: every function runs under its own role (see the README for what stays unproven).
+  moto = await startMotoWithoutLambdaPollers(['sqs']);
 }, 90_000);
 
 afterAll(async () => {
@@ -82,7 +84,11 @@ async function deployAndRun(edit?: (template: Template) => Template): Promise<{ 
       console.info(text);
     },
   });
-  runtime = await DeployedRuntime.start(api, deployed, { callers: [caller] });
+  runtime = await DeployedRuntime.start(api, deployed, {
+    callers: [caller],
+    serviceCredentials: await createAdministrator(api),
+    credentialsFor: (roleArn) => assumeRole(api, roleArn),
+  });
   return { deployed, rt: runtime, api: new RestClient(runtime.apiUrl, '', signedFetch) };
 }
 
@@ -152,6 +158,28 @@ describe('the synthesized stack deployed to moto', () => {
     expect((await rt.deadLetterDepths()).filter((q) => q.visible + q.inFlight > 0)).toEqual([]);
     expect(rt.api.counters.functionErrors).toBe(0);
   }, 400_000);
+
+  it.each([
+    ['ReconcileInMemoryMachine', 'InMemoryMachine', 'allowed'],
+    ['ReconcileInMemoryMachine', 'Cluster', 'refused'],
+    ['ReconcileKubeadmConfig', 'KubeadmControlPlane', 'refused'],
+    ['Router', 'KubeadmControlPlane', 'allowed'],
+    ['ApiFunction', 'Cluster', 'refused'],
+  ])("IAM for SQS: %s's role sending to the %s queue is %s", async (fn, kind, verdict) => {
+    const api = new MotoApi(moto.endpoint);
+    const deployed = await deployToMoto(api, { cdkOut: CDK_OUT, log: () => undefined });
+    const fnId = logicalIdAt(deployed.synthesized, `/${fn}/Function/Resource`);
+    const role = deployed.resources.get(logicalIdAt(deployed.synthesized, `/${fn}/Role/Resource`));
+    const queue = deployed.resources.get(logicalIdAt(deployed.synthesized, `/Queues/${kind}/Queue/Resource`));
+    if (!role || !queue) throw new Error(`${fnId}: role or ${kind} queue not deployed`);
+    const roleArn = `arn:aws:iam::${deployed.accountId}:role/${role.physicalId}`;
+    const asFunction = new MotoApi(moto.endpoint, await assumeRole(api, roleArn));
+    const body = JSON.stringify({ QueueUrl: queue.physicalId, MessageBody: '{}' });
+    const sent = await asFunction
+      .call('sqs', 'POST', '/', body, { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.SendMessage' })
+      .then(() => 'allowed', (error: unknown) => (String(error).includes('AccessDenied') ? 'refused' : String(error)));
+    expect(sent).toBe(verdict);
+  });
 
   /** Where a breakage shows, besides the cluster never becoming Available. */
   type Evidence = (rt: DeployedRuntime) => Promise<string | undefined>;

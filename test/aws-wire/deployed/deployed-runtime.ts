@@ -26,6 +26,8 @@ export interface RuntimeOptions {
   callers: readonly IamCaller[];
   /** Credentials a function runs with, from its role ARN (default: moto's admin keys). */
   credentialsFor?: (roleArn: string) => Promise<Credentials>;
+  /** Credentials of the runtime's own calls (pollers, probes); default: moto's admin keys. */
+  serviceCredentials?: Credentials;
 }
 
 export interface QueueDepth {
@@ -48,7 +50,7 @@ export class DeployedRuntime {
   ) {}
 
   static async start(moto: MotoApi, stack: DeployedStack, options: RuntimeOptions): Promise<DeployedRuntime> {
-    const clientConfig = { endpoint: moto.endpoint, region: MOTO_REGION, credentials: MOTO_ADMIN };
+    const clientConfig = { endpoint: moto.endpoint, region: MOTO_REGION, credentials: options.serviceCredentials ?? MOTO_ADMIN };
     const sqs = new SQSClient(clientConfig);
     const streams = new DynamoDBStreamsClient(clientConfig);
     const codeRoot = mkdtempSync(join(tmpdir(), 'capless-deployed-code-'));

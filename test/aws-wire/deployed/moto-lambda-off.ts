@@ -6,14 +6,15 @@ import { motoMissing } from '../setup/moto-server.js';
 
 const LAUNCHER = join(import.meta.dirname, 'moto_server_lambda_off.py');
 
-export async function startMotoWithoutLambdaPollers(): Promise<RunningEmulator> {
+/** `enforceIamFor`: moto service names whose requests must pass IAM (signature and policies). */
+export async function startMotoWithoutLambdaPollers(enforceIamFor: readonly string[] = []): Promise<RunningEmulator> {
   const missing = motoMissing();
   if (missing) throw new Error(missing);
   return startEmulator({
     name: "moto's server (Lambda pollers off)",
     command: 'python3',
     args: (port) => [LAUNCHER, '-H', '127.0.0.1', '-p', String(port)],
-    env: { ...process.env, PYTHONUNBUFFERED: '1' },
+    env: { ...process.env, PYTHONUNBUFFERED: '1', CAPLESS_MOTO_ENFORCE_IAM: enforceIamFor.join(',') },
     answers: async (endpoint) => {
       const response = await fetch(`${endpoint}/moto-api/`);
       await response.arrayBuffer();

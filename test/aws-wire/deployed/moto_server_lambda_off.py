@@ -11,10 +11,19 @@ So this launcher keeps moto's mappings as data (CreateEventSourceMapping, ListEv
 and CloudFormation work unchanged) and detaches them from the queue or table they name, which is
 the only place moto reads them to fire. The deployed-stack runtime plays Lambda's part instead.
 
+With CAPLESS_MOTO_ENFORCE_IAM=sqs (a comma-separated list of moto service names) moto checks
+the signature and the caller's IAM policies on every request to those services and on no other:
+moto's own switch (INITIAL_NO_AUTH_ACTION_COUNT) turns enforcement on for every service, and its
+evaluation of policy conditions (DynamoDB's dynamodb:LeadingKeys, for one) does not follow AWS.
+
 Usage: python3 moto_server_lambda_off.py -H 127.0.0.1 -p PORT
 """
 
+import os
 import sys
+
+from moto import settings
+from moto.core.authorization import ActionAuthenticatorMixin
 
 from moto.awslambda import models as lambda_models
 from moto.dynamodb.models import dynamodb_backends
@@ -35,6 +44,18 @@ def _create_listed_only(self, spec):
 
 
 lambda_models.LambdaBackend.create_event_source_mapping = _create_listed_only
+
+_ENFORCED = {name.strip() for name in os.environ.get("CAPLESS_MOTO_ENFORCE_IAM", "").split(",") if name.strip()}
+if _ENFORCED:
+    _authorize = ActionAuthenticatorMixin._authenticate_and_authorize_action
+    # Requests to enforced services skip moto's free-request budget; all others skip the check.
+    settings.INITIAL_NO_AUTH_ACTION_COUNT = 0
+
+    def _authorize_enforced_only(self, iam_request_cls, resource="*"):
+        if getattr(self, "service_name", None) in _ENFORCED:
+            _authorize(self, iam_request_cls, resource)
+
+    ActionAuthenticatorMixin._authenticate_and_authorize_action = _authorize_enforced_only
 
 if __name__ == "__main__":
     from moto.server import main
