@@ -40,7 +40,7 @@ export default defineConfig({
           name: 'deployed',
           include: ['test/aws-wire/deployed-stack.test.ts'],
           env,
-          testTimeout: 400_000,
+          testTimeout: 900_000,
           hookTimeout: 180_000,
           fileParallelism: false,
           sequence: { groupOrder: 1 },

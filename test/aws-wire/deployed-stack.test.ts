@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { projectRoot } from '../../lib/stacks/functions/project-root.js';
 import { conditionsOf, findCondition } from '../../shared/contracts/conditions.js';
-import { stringAt, valueAt } from '../../shared/contracts/json.js';
+import { isRecord, stringAt, valueAt } from '../../shared/contracts/json.js';
 import { type KubeObject, LABEL_CLUSTER_NAME } from '../../shared/contracts/object.js';
 import { eventually } from '../support/eventually.js';
 import { RestClient, type SendRequest } from '../support/rest-client.js';
@@ -126,14 +126,14 @@ describe('the synthesized stack deployed to moto', () => {
       const cluster = await api.get(CORE, 'Cluster', NS, CLUSTER);
       report({ conditions: conditionsOf(cluster?.status).map((c) => `${c.type}=${c.status}`), runtime: rt.report() });
       return isAvailable(cluster) ? cluster : undefined;
-    }, { timeoutMs: 150_000, intervalMs: 1_000 });
+    }, { timeoutMs: 300_000, intervalMs: 1_000 });
 
     await api.mergePatch(CORE, 'MachineDeployment', NS, WORKERS, { spec: { replicas: 3 } });
     await eventually('three Running workers', async (report) => {
       const workers = await runningWorkers(api);
       report(workers.map((m) => m.metadata.name));
       return workers.length === 3 ? workers : undefined;
-    }, { timeoutMs: 120_000, intervalMs: 1_000 });
+    }, { timeoutMs: 240_000, intervalMs: 1_000 });
 
     const resync = await rt.runSchedules();
     expect(resync.map((r) => r.result.ok)).toEqual([true]);
@@ -145,7 +145,7 @@ describe('the synthesized stack deployed to moto', () => {
       const cluster = await api.get(CORE, 'Cluster', NS, CLUSTER);
       report({ machines: machines.length, cluster: cluster?.metadata.name });
       return machines.length === 0 && cluster === undefined ? true : undefined;
-    }, { timeoutMs: 120_000, intervalMs: 1_000 });
+    }, { timeoutMs: 240_000, intervalMs: 1_000 });
     await rt.settle();
 
     const report = rt.report();
@@ -157,7 +157,7 @@ describe('the synthesized stack deployed to moto', () => {
     expect(rt.streamPollers.map((p) => p.discarded)).toEqual([0]);
     expect((await rt.deadLetterDepths()).filter((q) => q.visible + q.inFlight > 0)).toEqual([]);
     expect(rt.api.counters.functionErrors).toBe(0);
-  }, 400_000);
+  }, 900_000);
 
   it.each([
     ['ReconcileInMemoryMachine', 'InMemoryMachine', 'allowed'],
@@ -179,6 +179,18 @@ describe('the synthesized stack deployed to moto', () => {
       .call('sqs', 'POST', '/', body, { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.SendMessage' })
       .then(() => 'allowed', (error: unknown) => (String(error).includes('AccessDenied') ? 'refused' : String(error)));
     expect(sent).toBe(verdict);
+  });
+
+  it('refuses a template whose function code is not among the assets, naming the function', async () => {
+    const api = new MotoApi(moto.endpoint);
+    const missing = (template: Template) => {
+      const code = valueAt(template.Resources[logicalIdAt(template, '/ReconcileCluster/Function/Resource')], 'Properties', 'Code');
+      if (isRecord(code)) code.S3Key = 'no-such-asset.zip';
+      return template;
+    };
+    await expect(deployToMoto(api, { cdkOut: CDK_OUT, edit: missing, log: () => undefined })).rejects.toThrow(
+      /cannot create function ControlPlaneReconcileCluster\w+: its code .*no-such-asset\.zip is not in moto's S3/,
+    );
   });
 
   /** Where a breakage shows, besides the cluster never becoming Available. */
@@ -229,5 +241,5 @@ describe('the synthesized stack deployed to moto', () => {
     const machines = await api.list(CORE, 'Machine', NS, `${LABEL_CLUSTER_NAME}=${CLUSTER}`);
     expect(machines.filter((m) => m.status?.phase === 'Running').map((m) => m.metadata.name), rt.report()).toEqual([]);
     expect(await evidence(rt), rt.report()).toBeUndefined();
-  }, 300_000);
+  }, 600_000);
 });

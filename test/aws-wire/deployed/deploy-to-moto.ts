@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import { readSynthesizedStack, resolvePseudo, type SynthesizedStack } from './cloud-assembly.js';
 import { type DeployPlan, describeRemovals, planForMoto, type Template } from './deploy-plan.js';
 import { MOTO_REGION, type MotoApi, xmlField, xmlMembers } from './moto-api.js';
+import { functionCodeLocation } from './template-reader.js';
 
 const run = promisify(execFile);
 const CFN_VERSION = '2010-05-15';
@@ -77,12 +78,18 @@ export async function deployToMoto(moto: MotoApi, options: DeployOptions): Promi
   const plan = planForMoto(template, types);
   (options.log ?? console.info)(describeRemovals(plan));
   await moto.json('ssm', 'AmazonSSM.PutParameter', { Name: BOOTSTRAP_VERSION_PARAMETER, Value: BOOTSTRAP_VERSION, Type: 'String', Overwrite: true });
-  await moto.query('cloudformation', 'CreateStack', CFN_VERSION, {
-    StackName: synthesized.stackName,
-    TemplateBody: JSON.stringify(plan.template),
-    'Capabilities.member.1': 'CAPABILITY_IAM',
-    'Capabilities.member.2': 'CAPABILITY_NAMED_IAM',
-  });
+  await checkFunctionCode(moto, plan.template, accountId);
+  await moto
+    .query('cloudformation', 'CreateStack', CFN_VERSION, {
+      StackName: synthesized.stackName,
+      TemplateBody: JSON.stringify(plan.template),
+      'Capabilities.member.1': 'CAPABILITY_IAM',
+      'Capabilities.member.2': 'CAPABILITY_NAMED_IAM',
+    })
+    .catch((error: unknown) => {
+      // moto answers a resource it cannot create with the bare error, not a CREATE_FAILED event.
+      throw new Error(`moto refused to create ${synthesized.stackName}: ${error instanceof Error ? error.message : String(error)}`);
+    });
   const outputs = await waitForCreate(moto, synthesized.stackName);
   const resources = await stackResources(moto, synthesized.stackName);
   const missing = Object.entries(plan.template.Resources).filter(([logicalId]) => !resources.get(logicalId)?.physicalId);
@@ -90,6 +97,18 @@ export async function deployToMoto(moto: MotoApi, options: DeployOptions): Promi
     throw new Error(`moto reported ${synthesized.stackName} created but did not create: ${missing.map(([id, r]) => `${id} (${r.Type})`).join(', ')}`);
   }
   return { stackName: synthesized.stackName, accountId, synthesized: template, plan, resources, outputs };
+}
+
+/** Every function's code is in moto's S3 before CreateStack, or the error names the function. */
+async function checkFunctionCode(moto: MotoApi, template: Template, accountId: string): Promise<void> {
+  for (const [logicalId, resource] of Object.entries(template.Resources)) {
+    if (resource.Type !== 'AWS::Lambda::Function') continue;
+    const { bucket, key } = functionCodeLocation(template, logicalId);
+    const at = `/${resolvePseudo(bucket, accountId, MOTO_REGION)}/${key}`;
+    await moto.call('s3', 'HEAD', at).catch(() => {
+      throw new Error(`cannot create function ${logicalId}: its code s3:/${at} is not in moto's S3 (no such asset in cdk.out)`);
+    });
+  }
 }
 
 async function publishAssets(moto: MotoApi, stack: SynthesizedStack, accountId: string): Promise<void> {

@@ -141,7 +141,7 @@ export class DeployedRuntime {
    * Waits until nothing runs: no invocation for `quietMs` and every stream read to its end.
    * Gives up after `timeoutMs` with what still runs (a guard against a hang, not a measurement).
    */
-  async settle(quietMs = 5_000, timeoutMs = 120_000): Promise<void> {
+  async settle(quietMs = 5_000, timeoutMs = 300_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     let seen = this.totalInvocations();
     let since = Date.now();

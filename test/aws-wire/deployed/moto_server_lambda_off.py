@@ -51,9 +51,29 @@ if _ENFORCED:
     # Requests to enforced services skip moto's free-request budget; all others skip the check.
     settings.INITIAL_NO_AUTH_ACTION_COUNT = 0
 
+    # AWS authorizes a batch action with its single action's permission (SendMessageBatch needs
+    # sqs:SendMessage: https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-api-permissions-reference.html);
+    # moto asks for sqs:SendMessageBatch, which no policy grants.
+    _PERMISSION_OF = {
+        "SendMessageBatch": "SendMessage",
+        "DeleteMessageBatch": "DeleteMessage",
+        "ChangeMessageVisibilityBatch": "ChangeMessageVisibility",
+    }
+
     def _authorize_enforced_only(self, iam_request_cls, resource="*"):
-        if getattr(self, "service_name", None) in _ENFORCED:
-            _authorize(self, iam_request_cls, resource)
+        if getattr(self, "service_name", None) not in _ENFORCED:
+            return
+
+        class _Request(iam_request_cls):
+            def __init__(self, *args, **kwargs):
+                action = kwargs.get("action")
+                name = action[0] if isinstance(action, list) and action else action
+                if self_service == "sqs" and isinstance(name, str) and name in _PERMISSION_OF:
+                    kwargs["action"] = _PERMISSION_OF[name]
+                super().__init__(*args, **kwargs)
+
+        self_service = self.service_name
+        _authorize(self, _Request, resource)
 
     ActionAuthenticatorMixin._authenticate_and_authorize_action = _authorize_enforced_only
 
