@@ -9,7 +9,6 @@
 
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { isRecord } from '../../../shared/contracts/json.js';
 import type { DeployedFunction } from './deployed-function.js';
 import { type SignableRequest, verifyRequest } from './sigv4.js';
@@ -49,8 +48,9 @@ export class HttpApi {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     this.server = server;
-    const { port } = server.address() as AddressInfo;
-    return `http://127.0.0.1:${port}`;
+    const address = server.address();
+    if (address === null || typeof address === 'string') throw new Error('the HTTP API is not listening on a TCP port');
+    return `http://127.0.0.1:${address.port}`;
   }
 
   async close(): Promise<void> {

@@ -88,7 +88,7 @@ function signature(request: SignableRequest, signedHeaders: readonly string[], a
     canonicalQuery(url.search),
     canonicalHeaders,
     signedHeaders.join(';'),
-    payloadHash === 'UNSIGNED-PAYLOAD' ? payloadHash : payloadHash,
+    payloadHash,
   ].join('\n');
   const credentialScope = `${scope.date}/${scope.region}/${scope.service}/aws4_request`;
   const stringToSign = [ALGORITHM, amzDate, credentialScope, sha256Hex(canonicalRequest)].join('\n');
