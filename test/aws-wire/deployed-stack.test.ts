@@ -92,8 +92,15 @@ async function deployAndRun(edit?: (template: Template) => Template): Promise<{ 
   return { deployed, rt: runtime, api: new RestClient(runtime.apiUrl, '', signedFetch) };
 }
 
-async function applyExample(api: RestClient): Promise<void> {
-  for (const document of parseAllDocuments(readFileSync(EXAMPLE, 'utf8'))) await api.mustCreateDocument(document.toJS());
+/** The example cluster; `replicas` overrides its control-plane and worker counts (the breakage tests need less to show). */
+async function applyExample(api: RestClient, replicas?: { controlPlane: number; workers: number }): Promise<void> {
+  for (const document of parseAllDocuments(readFileSync(EXAMPLE, 'utf8'))) {
+    const object: unknown = document.toJS();
+    const spec = valueAt(object, 'spec');
+    if (replicas && isRecord(spec) && stringAt(object, 'kind') === 'KubeadmControlPlane') spec.replicas = replicas.controlPlane;
+    if (replicas && isRecord(spec) && stringAt(object, 'kind') === 'MachineDeployment') spec.replicas = replicas.workers;
+    await api.mustCreateDocument(object);
+  }
 }
 
 function isAvailable(cluster: KubeObject | undefined): boolean {
@@ -234,7 +241,7 @@ describe('the synthesized stack deployed to moto', () => {
     ],
   ])('does not converge with %s', async (_breakage, edit, evidence) => {
     const { rt, api } = await deployAndRun(edit);
-    await applyExample(api);
+    await applyExample(api, { controlPlane: 1, workers: 1 });
     await rt.settle();
     const cluster = await api.get(CORE, 'Cluster', NS, CLUSTER);
     expect(isAvailable(cluster), rt.report()).toBe(false);
