@@ -98,11 +98,6 @@ export class DeployedRuntime {
     return Promise.all([...logicalIds].map((id) => this.queueDepth(id)));
   }
 
-  /** Messages in every queue an SQS mapping reads. */
-  async workQueueDepths(): Promise<QueueDepth[]> {
-    return Promise.all(this.sqsPollers.map((p) => this.queueDepthOfUrl(this.logicalIdOfQueueUrl(p.mapping.queueUrl), p.mapping.queueUrl)));
-  }
-
   private logicalIdOfQueueUrl(url: string): string {
     const name = url.split('/').pop() ?? '';
     for (const resource of this.stack.resources.values()) {
