@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What the tests need beyond npm: openssl (certificate checks), cloud-init (bootstrap data schema
-# checks), Java (DynamoDB Local), and moto's server for the AWS-wire tier. Idempotent.
+# checks), Java (DynamoDB Local), moto's server for the AWS-wire tier, and zip/unzip (the
+# deployed-stack test packages and unpacks function code as CloudFormation and Lambda do). Idempotent.
 set -euo pipefail
 SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 need=()
@@ -8,6 +9,8 @@ command -v openssl >/dev/null || need+=(openssl)
 command -v cloud-init >/dev/null || need+=(cloud-init)
 command -v java >/dev/null || need+=(openjdk-17-jre-headless)
 command -v python3 >/dev/null || need+=(python3 python3-pip)
+command -v zip >/dev/null || need+=(zip)
+command -v unzip >/dev/null || need+=(unzip)
 if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}"

@@ -27,6 +27,7 @@ export function reconcileWiring(env: NodeJS.ProcessEnv = process.env, logger?: L
     leases: wiring.leases,
     leaseSeconds: wiring.leaseSeconds,
     logger: wiring.context.logger.child({ kind: kindName }),
+    kind,
     handler: requestProcessor({ registry: wiring.registry, policy, context: () => wiring.context }),
   };
 }

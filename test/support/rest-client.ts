@@ -15,6 +15,9 @@ export interface RestList {
   items: KubeObject[];
 }
 
+/** How the client sends a request: `fetch` by default; the deployed-stack test signs with SigV4. */
+export type SendRequest = (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => Promise<Response>;
+
 /**
  * A tiny Kubernetes REST client for end-to-end tests: fetch plus the bearer token, paths built
  * from the kind registry (group, version, plural). Only the API is touched, never the store.
@@ -23,6 +26,7 @@ export class RestClient {
   constructor(
     private readonly url: string,
     private readonly token: string,
+    private readonly send: SendRequest = (url, init) => fetch(url, init),
   ) {}
 
   /** POST the object to its collection. */
@@ -83,7 +87,7 @@ export class RestClient {
   }
 
   private async call(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<RestResponse> {
-    const response = await fetch(`${this.url}${path}`, {
+    const response = await this.send(`${this.url}${path}`, {
       method,
       headers: {
         authorization: `Bearer ${this.token}`,

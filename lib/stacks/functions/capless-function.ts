@@ -28,8 +28,8 @@ export interface CaplessFunctionProps {
 }
 
 /**
- * A capless Lambda function: Node.js 22 on arm64, an ESM bundle built by the local esbuild (no
- * Docker), JSON logs in its own log group, Powertools metrics and X-Ray tracing. Its role starts
+ * A capless Lambda function: Node.js 22 on arm64, a self-contained ESM bundle (the AWS SDK
+ * included) built by the local esbuild (no Docker), JSON logs in its own log group, Powertools metrics and X-Ray tracing. Its role starts
  * with only "write to my log group"; everything else comes from the constructs' grant methods.
  */
 export class CaplessFunction extends Construct {
@@ -73,7 +73,9 @@ export class CaplessFunction extends Construct {
         sourceMap: true,
         mainFields: ['module', 'main'],
         banner: ESM_REQUIRE_SHIM,
-        externalModules: ['@aws-sdk/*'],
+        // The AWS SDK is bundled (ADR 0090): the deployed code is the code the tests ran, at the
+        // versions package-lock.json pins, not whatever copy the Lambda runtime ships that day.
+        externalModules: [],
       },
     });
     this.function.node.addDependency(this.logGroup);

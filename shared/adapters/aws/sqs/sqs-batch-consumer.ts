@@ -1,5 +1,5 @@
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { keyString, type ObjectKey } from '../../../contracts/object.js';
+import { type GroupKind, groupKindString, keyString, type ObjectKey, sameGroupKind } from '../../../contracts/object.js';
 import { nextHop, parseWorkMessage } from '../../../contracts/work-message.js';
 import { type Clock, systemClock } from '../../../ports/clock.js';
 import { type Logger, silentLogger } from '../../../ports/logger.js';
@@ -16,6 +16,13 @@ export interface SqsConsumerDeps {
   leaseSeconds: number;
   clock?: Clock;
   logger?: Logger;
+  /**
+   * The one kind this consumer reconciles (a per-kind function's RECONCILE_KIND). A request for
+   * another kind means the wiring is wrong (a queue URL or a mapping points at the wrong queue):
+   * it is reported as failed and left alone, so SQS's redrive moves it to this queue's dead-letter
+   * queue and the alarms fire, instead of a function reconciling a kind it holds no grants for.
+   */
+  kind?: GroupKind;
 }
 
 /**
@@ -43,6 +50,14 @@ async function consumeOne(record: SQSRecord, deps: SqsConsumerDeps): Promise<'ok
     return 'fail';
   }
   const key: ObjectKey = message.key;
+  if (deps.kind && !sameGroupKind(key, deps.kind)) {
+    logger.error('reconcile request for another kind: the queue wiring is wrong; leaving it for the dead-letter queue', {
+      messageId: record.messageId,
+      key: keyString(key),
+      serves: groupKindString(deps.kind),
+    });
+    return 'fail';
+  }
   try {
     if (message.dueAt !== undefined && nextHop(message.dueAt, clock.now().getTime()) !== 'due') {
       await deps.queue.sendDelayed(key, message.dueAt, message.failures);
