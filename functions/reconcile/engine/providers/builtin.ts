@@ -6,12 +6,15 @@
 
 import {
   CORE_PROVIDER,
+  DEV_PROVIDER,
   DOCKER_PROVIDER,
   IN_MEMORY_PROVIDER,
   KUBEADM_BOOTSTRAP_PROVIDER,
   KUBEADM_CONTROL_PLANE_PROVIDER,
 } from '../../../../shared/contracts/providers/builtin-providers.js';
 import { clusterReconciler } from '../../core/cluster/reconciler.js';
+import { devClusterReconciler } from '../../infrastructure/dev/cluster-reconciler.js';
+import { devMachineReconciler } from '../../infrastructure/dev/machine-reconciler.js';
 import { inMemoryClusterReconciler } from '../../infrastructure/inmemory/cluster/reconciler.js';
 import { inMemoryMachineReconciler } from '../../infrastructure/inmemory/machine/reconciler.js';
 import { kubeadmConfigReconciler } from '../../kubeadm/bootstrap/reconciler.js';
@@ -30,7 +33,8 @@ export function builtinProviderRegistry(): ProviderRegistry {
     .registerProvider({ ...KUBEADM_BOOTSTRAP_PROVIDER, reconcilers: [kubeadmConfigReconciler] })
     .registerProvider({ ...KUBEADM_CONTROL_PLANE_PROVIDER, reconcilers: [kubeadmControlPlaneReconciler] })
     .registerProvider({ ...IN_MEMORY_PROVIDER, reconcilers: [inMemoryClusterReconciler, inMemoryMachineReconciler] })
-    .registerProvider({ ...DOCKER_PROVIDER, reconcilers: [] });
+    .registerProvider({ ...DOCKER_PROVIDER, reconcilers: [] })
+    .registerProvider({ ...DEV_PROVIDER, reconcilers: [devClusterReconciler, devMachineReconciler] });
 }
 
 /** Alias used by the embedded control plane (local/control-plane.ts). */

@@ -1,12 +1,15 @@
 import type { StoredObject } from '../../../../../shared/contracts/object.js';
 import type { ReconcileContext, Scope } from '../../../engine/skeleton/types.js';
+import { startupSecondsOf } from './simulation.js';
 
 export interface InMemoryMachineScope extends Scope {
   /** The Machine that controls this InMemoryMachine. */
   machine?: StoredObject;
   provisioned: boolean;
+  /** Seconds from creation until the simulated VM is up. */
+  startupSeconds: number;
 }
 
 export function createInMemoryMachineScope(ctx: ReconcileContext, object: StoredObject): InMemoryMachineScope {
-  return { ctx, object, conditions: [], provisioned: false };
+  return { ctx, object, conditions: [], provisioned: false, startupSeconds: startupSecondsOf(object) };
 }
