@@ -12,12 +12,14 @@ import { kubeadmConfigSchema, kubeadmConfigTemplateSchema } from '../schemas/boo
 import { schemaFor } from '../schemas/catalog.js';
 import { kubeadmControlPlaneSchema } from '../schemas/controlplane/kubeadm-control-plane.js';
 import { clusterSchema } from '../schemas/core/cluster.js';
+import { clusterClassSchema } from '../schemas/core/cluster-class.js';
 import { machineSchema } from '../schemas/core/machine.js';
 import { machineDeploymentSchema } from '../schemas/core/machine-deployment.js';
 import { machineSetSchema } from '../schemas/core/machine-set.js';
 import { secretSchema } from '../schemas/corev1/secret.js';
 import { BOOTSTRAP_GROUP, CLUSTER_GROUP, CONTROL_PLANE_GROUP, CORE_GROUP } from '../schemas/groups.js';
 import type { ValidationContext } from '../validation/context.js';
+import { validateClusterClass } from '../validation/cluster-class.js';
 import { validateCluster, validateMachine, validateMachineDeployment, validateMachineSet } from '../validation/core.js';
 import type { FieldError } from '../validation/field-error.js';
 import { validateKubeadmControlPlane } from '../validation/kubeadm-control-plane.js';
@@ -58,6 +60,7 @@ function erase<T extends KubeObject>(kind: KindStrategy<T>): AdmissionStrategy {
 const STRATEGIES: ReadonlyMap<string, AdmissionStrategy> = new Map([
   [`${CORE_GROUP}/Secret`, erase({ schema: secretSchema, defaults: defaultSecret })],
   [`${CLUSTER_GROUP}/Cluster`, erase({ schema: clusterSchema, defaults: defaultCluster, validate: validateCluster })],
+  [`${CLUSTER_GROUP}/ClusterClass`, erase({ schema: clusterClassSchema, validate: validateClusterClass })],
   [`${CLUSTER_GROUP}/Machine`, erase({ schema: machineSchema, defaults: defaultMachine, validate: validateMachine })],
   [`${CLUSTER_GROUP}/MachineSet`, erase({ schema: machineSetSchema, defaults: defaultMachineSet, validate: validateMachineSet })],
   [

@@ -22,8 +22,7 @@ function convertHealthCheck(obj: JsonRecord, path: readonly string[]): void {
   moveAt(obj, [...from, 'maxUnhealthy'], [...to, 'remediation', 'triggerIf', 'unhealthyLessThanOrEqualTo']);
   moveAt(obj, [...from, 'unhealthyRange'], [...to, 'remediation', 'triggerIf', 'unhealthyInRange']);
   moveAt(obj, [...from, 'remediationTemplate'], [...to, 'remediation', 'templateRef'], templateRef);
-  const rest = getAt(obj, from);
-  if (isRecord(rest) && Object.keys(rest).length === 0) deleteAt(obj, from);
+  dropIfEmpty(obj, from);
 }
 
 function conditionsWithSeconds(value: unknown): unknown {
@@ -33,6 +32,11 @@ function conditionsWithSeconds(value: unknown): unknown {
     const { timeout, ...rest } = item;
     return timeout === undefined ? item : { ...rest, timeoutSeconds: durationToSeconds(timeout) };
   });
+}
+
+function dropIfEmpty(obj: JsonRecord, path: readonly string[]): void {
+  const value = getAt(obj, path);
+  if (isRecord(value) && Object.keys(value).length === 0) deleteAt(obj, path);
 }
 
 export function convertClusterClass(obj: JsonRecord): void {
@@ -49,8 +53,7 @@ export function convertClusterClass(obj: JsonRecord): void {
       moveAt(md, ['template', 'bootstrap', 'ref'], ['bootstrap', 'templateRef'], templateRef);
       moveAt(md, ['template', 'infrastructure', 'ref'], ['infrastructure', 'templateRef'], templateRef);
       moveAt(md, ['template', 'metadata'], ['metadata']);
-      const template = md.template;
-      if (isRecord(template) && Object.keys(template).length === 0) delete md.template;
+      for (const path of [['template', 'bootstrap'], ['template', 'infrastructure'], ['template']]) dropIfEmpty(md, path);
       moveAt(md, ['namingStrategy'], ['naming']);
       moveAt(md, ['strategy'], ['rollout', 'strategy']);
       convertHealthCheck(md, []);
