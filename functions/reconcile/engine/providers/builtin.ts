@@ -13,6 +13,7 @@ import {
   KUBEADM_CONTROL_PLANE_PROVIDER,
 } from '../../../../shared/contracts/providers/builtin-providers.js';
 import { clusterReconciler } from '../../core/cluster/reconciler.js';
+import { clusterClassReconciler } from '../../topology/clusterclass/reconciler.js';
 import { devClusterReconciler } from '../../infrastructure/dev/cluster-reconciler.js';
 import { devMachineReconciler } from '../../infrastructure/dev/machine-reconciler.js';
 import { inMemoryClusterReconciler } from '../../infrastructure/inmemory/cluster/reconciler.js';
@@ -28,7 +29,7 @@ export function builtinProviderRegistry(): ProviderRegistry {
   return new ProviderRegistry()
     .registerProvider({
       ...CORE_PROVIDER,
-      reconcilers: [clusterReconciler, machineDeploymentReconciler, machineSetReconciler, machineReconciler],
+      reconcilers: [clusterReconciler, clusterClassReconciler, machineDeploymentReconciler, machineSetReconciler, machineReconciler],
     })
     .registerProvider({ ...KUBEADM_BOOTSTRAP_PROVIDER, reconcilers: [kubeadmConfigReconciler] })
     .registerProvider({ ...KUBEADM_CONTROL_PLANE_PROVIDER, reconcilers: [kubeadmControlPlaneReconciler] })

@@ -69,7 +69,8 @@ export type ReferrerField =
   | 'spec.template.spec.infrastructureRef'
   | 'spec.template.spec.bootstrap.configRef'
   | 'spec.machineTemplate.spec.infrastructureRef'
-  | 'spec.clusterName';
+  | 'spec.clusterName'
+  | 'spec.topology.classRef';
 
 export interface ReconcilerDefinition<S extends Scope> {
   kind: GroupKind;
