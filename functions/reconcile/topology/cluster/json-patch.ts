@@ -8,13 +8,13 @@ import { clone, isRecord, type JsonRecord } from '../../../../shared/contracts/j
 
 export class PatchError extends Error {}
 
-function unescape(token: string): string {
+function unescapeToken(token: string): string {
   return token.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 export function pointerTokens(path: string): string[] {
   if (!path.startsWith('/')) throw new PatchError(`path ${JSON.stringify(path)} must start with "/"`);
-  return path.slice(1).split('/').map(unescape);
+  return path.slice(1).split('/').map(unescapeToken);
 }
 
 function child(container: unknown, token: string, path: string, create: boolean): unknown {

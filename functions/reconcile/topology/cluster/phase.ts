@@ -9,7 +9,7 @@
  */
 
 import { booleanAt, isRecord } from '../../../../shared/contracts/json.js';
-import { groupOf, type KubeObject, type StoredObject } from '../../../../shared/contracts/object.js';
+import { groupOf, type KubeObject } from '../../../../shared/contracts/object.js';
 import { TopologyReason } from '../../../../shared/contracts/topology/well-known.js';
 import { TemplateError } from '../../../../shared/gotemplate/execute.js';
 import type { ClusterScope } from '../../core/cluster/scope.js';

@@ -7,8 +7,8 @@
  * control plane upgrades. Pure: the versions and what is pending, from what exists now.
  */
 
-import { isRecord, numberAt, stringAt } from '../../../../shared/contracts/json.js';
-import { isDeleting, LABEL_CLUSTER_NAME, type StoredObject } from '../../../../shared/contracts/object.js';
+import { isRecord, stringAt } from '../../../../shared/contracts/json.js';
+import { LABEL_CLUSTER_NAME, type StoredObject } from '../../../../shared/contracts/object.js';
 import {
   ANNOTATION_DEFER_UPGRADE,
   ANNOTATION_HOLD_UPGRADE_SEQUENCE,
@@ -56,15 +56,14 @@ export interface UpgradeDecision {
 
 const isControlPlaneMachine = (m: StoredObject) => m.metadata.labels?.[LABEL_CONTROL_PLANE] !== undefined;
 
-/** The control plane's machines are not all on its spec.version (or it has none yet). */
+/**
+ * The control plane's machines are not all on its spec.version: its status reports an older (or
+ * no) version, or a control-plane Machine runs another one. Scaling is not moving.
+ */
 export function controlPlaneMoving(controlPlane: StoredObject, machines: readonly StoredObject[]): boolean {
   const version = stringAt(controlPlane.spec, 'version');
-  const statusVersion = stringAt(controlPlane.status, 'version');
-  if (statusVersion !== version) return true;
-  const cpMachines = machines.filter(isControlPlaneMachine);
-  if (cpMachines.some((m) => stringAt(m.spec, 'version') !== version || isDeleting(m))) return true;
-  const replicas = numberAt(controlPlane.spec, 'replicas');
-  return replicas !== undefined && cpMachines.length < replicas;
+  if (stringAt(controlPlane.status, 'version') !== version) return true;
+  return machines.filter(isControlPlaneMachine).some((m) => stringAt(m.spec, 'version') !== version);
 }
 
 /** A MachineDeployment's machines are not all on its template version. */
