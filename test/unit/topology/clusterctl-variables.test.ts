@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: clusterctl ${VAR} placeholders are the data under test
 import { describe, expect, it } from 'vitest';
 import { generateCluster, MissingVariablesError, substituteVariables, templateVariables } from '../../../cli/templates/clusterctl-variables.js';
 

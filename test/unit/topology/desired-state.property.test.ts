@@ -87,7 +87,14 @@ const topologyArb = fc.record({
   ),
 });
 
-async function setUp(topology: fc.infer<typeof topologyArb>) {
+interface TopologyInput {
+  name: string;
+  cpReplicas: number | undefined;
+  tag: string;
+  mds: Array<{ name: string; class: string; replicas: number | undefined }>;
+}
+
+async function setUp(topology: TopologyInput) {
   const store = new MemoryObjectStore();
   for (const object of classObjects()) await store.create(admitCreate(object, ctx));
   const cc = await store.get({ group: 'cluster.x-k8s.io', kind: 'ClusterClass', namespace: NS, name: 'cc' });
