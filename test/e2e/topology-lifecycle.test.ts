@@ -233,8 +233,11 @@ describe.skipIf(!HAVE_EXAMPLES)('managed topology through the HTTP API (../share
       }
     }
     expect(violations).toEqual([]);
-    const c = await cluster();
-    expect(condition(c, 'TopologyReconciled')?.status).toBe('True');
+    await eventually('TopologyReconciled once the upgrade is done', async (report) => {
+      const c = await cluster();
+      report(condition(c, 'TopologyReconciled'));
+      return condition(c, 'TopologyReconciled')?.status === 'True' ? c : undefined;
+    });
   });
 
   it('accepts the quick-start class with the development template: patches land from variables, the Cluster waits on ProviderNotInstalled', async () => {
