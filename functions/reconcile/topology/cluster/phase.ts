@@ -8,7 +8,7 @@
  * A failure before anything is written (bad class, a patch that does not render) touches nothing.
  */
 
-import { booleanAt, isRecord } from '../../../../shared/contracts/json.js';
+import { booleanAt, deepEqual, isRecord } from '../../../../shared/contracts/json.js';
 import { groupOf, type KubeObject } from '../../../../shared/contracts/object.js';
 import { TopologyReason } from '../../../../shared/contracts/topology/well-known.js';
 import { TemplateError } from '../../../../shared/gotemplate/execute.js';
@@ -42,7 +42,7 @@ function describeFailure(error: unknown): string | undefined {
 async function persistCluster(s: ClusterScope): Promise<void> {
   const { status: _d, ...desired } = s.desired;
   const { status: _c, ...current } = s.object;
-  if (JSON.stringify(desired) === JSON.stringify(current)) return;
+  if (deepEqual(desired, current)) return;
   s.object = await s.ctx.store.update({ ...desired, status: s.object.status ?? {} });
   s.desired = { ...s.desired, metadata: { ...s.desired.metadata, resourceVersion: s.object.metadata.resourceVersion, generation: s.object.metadata.generation } };
 }
