@@ -32,12 +32,14 @@ export interface BenchOptions {
   verbose?: boolean;
   /** An AWS-compatible DynamoDB endpoint (DynamoDB Local, LocalStack) instead of the embedded dynalite. */
   endpoint?: string;
+  /** Create each cluster through a ClusterClass and `spec.topology` instead of writing its parts. */
+  topology?: boolean;
 }
 
 export const USAGE = `npm run bench -- [--clusters N] [--cp C] [--workers W] [--store memory|dynamodb]
                  [--provision-seconds S] [--json FILE] [--endpoint URL] [--client-concurrency K]
                  [--concurrency R] [--resync-seconds T] [--timeout-seconds X]
-                 [--key-algorithm ${KEY_ALGORITHMS.join('|')}] [--verbose]
+                 [--key-algorithm ${KEY_ALGORITHMS.join('|')}] [--topology] [--verbose]
 defaults: N=100 C=1 W=3 store=dynamodb S=0 K=16 R=8 T=600 X=1800 key-algorithm=ECDSA-P256`;
 
 export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
@@ -73,6 +75,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
       'timeout-seconds': { type: 'string' },
       'key-algorithm': { type: 'string' },
       verbose: { type: 'boolean' },
+      topology: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -96,6 +99,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
   };
   if (values.json !== undefined) options.jsonFile = values.json;
   if (values.verbose) options.verbose = true;
+  if (values.topology) options.topology = true;
   if (values.endpoint !== undefined) {
     if (store !== 'dynamodb') throw new Error(`--endpoint needs --store dynamodb\n${USAGE}`);
     options.endpoint = values.endpoint;
