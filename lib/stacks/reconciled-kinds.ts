@@ -12,6 +12,7 @@ export interface ReconciledKind extends GroupKind {
 /** The kinds capless reconciles out of the box (one queue and one function each). */
 export const RECONCILED_KINDS: readonly ReconciledKind[] = [
   { group: 'cluster.x-k8s.io', kind: 'Cluster', needsSecrets: true },
+  { group: 'cluster.x-k8s.io', kind: 'ClusterClass', needsSecrets: false },
   { group: 'cluster.x-k8s.io', kind: 'Machine', needsSecrets: false },
   { group: 'cluster.x-k8s.io', kind: 'MachineSet', needsSecrets: false },
   { group: 'cluster.x-k8s.io', kind: 'MachineDeployment', needsSecrets: false },
@@ -19,6 +20,8 @@ export const RECONCILED_KINDS: readonly ReconciledKind[] = [
   { group: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane', needsSecrets: true },
   { group: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryCluster', needsSecrets: false },
   { group: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachine', needsSecrets: false },
+  { group: 'infrastructure.cluster.x-k8s.io', kind: 'DevCluster', needsSecrets: false },
+  { group: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachine', needsSecrets: false },
 ];
 
 /** `<group>/<Kind>`: the key of QUEUE_URLS and the value of RECONCILE_KIND. */

@@ -18,6 +18,9 @@ const KIND_NAMES = [
   'KubeadmControlPlane',
   'InMemoryCluster',
   'InMemoryMachine',
+  'ClusterClass',
+  'DevCluster',
+  'DevMachine',
 ];
 
 describe('stateful logical IDs', () => {
