@@ -34,6 +34,21 @@ interface Token {
   offset: number;
 }
 
+const TRIM_LEFT = /^-[ \t\n]/;
+
+/** The action opening at `open`: its token, whether it trims the text before it, and where the text after it starts. */
+function readAction(source: string, open: number): { token: Token; trimBefore: boolean; next: number } {
+  const trimBefore = TRIM_LEFT.test(source.slice(open + 2, open + 4));
+  const start = open + 2 + (trimBefore ? 1 : 0);
+  const close = findClose(source, start);
+  if (close < 0) throw new TemplateError(`unclosed action at offset ${open}`);
+  const trimAfter = source[close - 1] === '-' && /\s/.test(source[close - 2] ?? '');
+  const token: Token = { kind: 'action', value: source.slice(start, trimAfter ? close - 1 : close).trim(), offset: open };
+  let next = close + 2;
+  if (trimAfter) next = source.length - source.slice(next).replace(/^\s+/, '').length;
+  return { token, trimBefore, next };
+}
+
 /** Splits the source into text and action tokens, applying trim markers. */
 function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
@@ -44,24 +59,11 @@ function tokenize(source: string): Token[] {
       tokens.push({ kind: 'text', value: source.slice(i), offset: i });
       break;
     }
-    let text = source.slice(i, open);
-    let start = open + 2;
-    if (source.startsWith('- ', start) || source.startsWith('-\t', start) || source.startsWith('-\n', start)) {
-      text = text.replace(/\s+$/, '');
-      start += 1;
-    }
+    const action = readAction(source, open);
+    const text = action.trimBefore ? source.slice(i, open).replace(/\s+$/, '') : source.slice(i, open);
     if (text) tokens.push({ kind: 'text', value: text, offset: i });
-    const close = findClose(source, start);
-    if (close < 0) throw new TemplateError(`unclosed action at offset ${open}`);
-    let end = close;
-    let trimAfter = false;
-    if (source[close - 1] === '-' && /\s/.test(source[close - 2] ?? '')) {
-      end = close - 1;
-      trimAfter = true;
-    }
-    tokens.push({ kind: 'action', value: source.slice(start, end).trim(), offset: open });
-    i = close + 2;
-    if (trimAfter) while (i < source.length && /\s/.test(source[i] ?? '')) i++;
+    tokens.push(action.token);
+    i = action.next;
   }
   return tokens;
 }
@@ -82,42 +84,39 @@ function findClose(source: string, from: number): number {
 
 type Lexeme = { t: 'str' | 'num' | 'word' | 'field' | 'var' | 'op'; v: string };
 
+/** The lexeme starting at `i` and where it ends; whitespace yields none. */
+function lexOne(text: string, i: number, offset: number): { lexeme?: Lexeme; end: number } {
+  const c = text[i] ?? '';
+  if (/\s/.test(c)) return { end: i + 1 };
+  if (c === '"') {
+    let j = i + 1;
+    while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+    if (j >= text.length) throw new TemplateError(`unterminated string at offset ${offset}`);
+    return { lexeme: { t: 'str', v: JSON.parse(text.slice(i, j + 1)) }, end: j + 1 };
+  }
+  if (c === '`') {
+    const j = text.indexOf('`', i + 1);
+    if (j < 0) throw new TemplateError(`unterminated raw string at offset ${offset}`);
+    return { lexeme: { t: 'str', v: text.slice(i + 1, j) }, end: j + 1 };
+  }
+  if ('|()='.includes(c)) return { lexeme: { t: 'op', v: c }, end: i + 1 };
+  if (c === ':' && text[i + 1] === '=') return { lexeme: { t: 'op', v: ':=' }, end: i + 2 };
+  const word = /^[^\s|()"`]+/.exec(text.slice(i))?.[0] ?? c;
+  return { lexeme: { t: wordType(word), v: word }, end: i + word.length };
+}
+
+function wordType(word: string): Lexeme['t'] {
+  if (word.startsWith('.')) return 'field';
+  if (word.startsWith('$')) return 'var';
+  return /^[-+]?\d/.test(word) ? 'num' : 'word';
+}
+
 function lexAction(text: string, offset: number): Lexeme[] {
   const out: Lexeme[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i] ?? '';
-    if (/\s/.test(c)) {
-      i++;
-    } else if (c === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      if (j >= text.length) throw new TemplateError(`unterminated string at offset ${offset}`);
-      out.push({ t: 'str', v: JSON.parse(text.slice(i, j + 1)) });
-      i = j + 1;
-    } else if (c === '`') {
-      const j = text.indexOf('`', i + 1);
-      if (j < 0) throw new TemplateError(`unterminated raw string at offset ${offset}`);
-      out.push({ t: 'str', v: text.slice(i + 1, j) });
-      i = j + 1;
-    } else if ('|()'.includes(c)) {
-      out.push({ t: 'op', v: c });
-      i++;
-    } else if (c === ':' && text[i + 1] === '=') {
-      out.push({ t: 'op', v: ':=' });
-      i += 2;
-    } else if (c === '=') {
-      out.push({ t: 'op', v: '=' });
-      i++;
-    } else {
-      const m = /^[^\s|()"`]+/.exec(text.slice(i));
-      const word = m?.[0] ?? c;
-      if (word.startsWith('.')) out.push({ t: 'field', v: word });
-      else if (word.startsWith('$')) out.push({ t: 'var', v: word });
-      else if (/^[-+]?\d/.test(word)) out.push({ t: 'num', v: word });
-      else out.push({ t: 'word', v: word });
-      i += word.length;
-    }
+  for (let i = 0; i < text.length; ) {
+    const { lexeme, end } = lexOne(text, i, offset);
+    if (lexeme) out.push(lexeme);
+    i = end;
   }
   return out;
 }
@@ -202,54 +201,66 @@ function parsePipeline(text: string, offset: number): Pipeline {
   return new PipelineParser(lexAction(text, offset), offset).parse();
 }
 
-/** Parses a template into a node list; throws TemplateError. */
-export function parseTemplate(source: string): Node[] {
-  const tokens = tokenize(source);
-  let i = 0;
-  type Stop = 'end' | 'else' | 'eof';
-  const list = (): { nodes: Node[]; stop: Stop; token?: Token } => {
+type Stop = 'end' | 'else' | 'eof';
+type BlockKeyword = 'if' | 'with' | 'range';
+
+class TemplateParser {
+  private i = 0;
+  constructor(private readonly tokens: readonly Token[]) {}
+
+  parse(): Node[] {
+    const top = this.list();
+    if (top.stop !== 'eof') throw new TemplateError(`unexpected {{${top.stop}}} at offset ${top.token?.offset}`);
+    return top.nodes;
+  }
+
+  /** Nodes up to an `{{end}}`, an `{{else}}` or the end of the template. */
+  private list(): { nodes: Node[]; stop: Stop; token?: Token } {
     const nodes: Node[] = [];
-    while (i < tokens.length) {
-      const token = tokens[i++] as Token;
+    for (let token = this.tokens[this.i]; token; token = this.tokens[this.i]) {
+      this.i++;
       if (token.kind === 'text') {
         nodes.push({ type: 'text', text: token.value });
         continue;
       }
-      const body = token.value;
-      if (body.startsWith('/*')) {
-        if (!body.endsWith('*/')) throw new TemplateError(`unclosed comment at offset ${token.offset}`);
-        continue;
-      }
-      const keyword = /^(if|else|end|range|with)\b/.exec(body)?.[1];
-      if (keyword === 'end') return { nodes, stop: 'end', token };
-      if (keyword === 'else') return { nodes, stop: 'else', token };
-      if (keyword === 'if' || keyword === 'with' || keyword === 'range') {
-        nodes.push(block(keyword, body.slice(keyword.length), token.offset));
-        continue;
-      }
-      nodes.push({ type: 'action', pipe: parsePipeline(body, token.offset) });
+      const keyword = /^(if|else|end|range|with)\b/.exec(token.value)?.[1];
+      if (keyword === 'end' || keyword === 'else') return { nodes, stop: keyword, token };
+      const node = this.action(token, keyword);
+      if (node) nodes.push(node);
     }
     return { nodes, stop: 'eof' };
-  };
-  const block = (keyword: 'if' | 'with' | 'range', rest: string, offset: number): Node => {
-    const pipe = parsePipeline(rest, offset);
-    const first = list();
-    let otherwise: Node[] = [];
-    if (first.stop === 'eof') throw new TemplateError(`unexpected EOF: {{${keyword}}} at offset ${offset} has no {{end}}`);
-    if (first.stop === 'else') {
-      const elseBody = (first.token?.value ?? '').slice(4).trim();
-      if (elseBody.startsWith('if ') && keyword === 'if') {
-        otherwise = [block('if', elseBody.slice(2), first.token?.offset ?? offset)];
-      } else {
-        const second = list();
-        if (second.stop !== 'end') throw new TemplateError(`{{else}} at offset ${first.token?.offset} has no {{end}}`);
-        otherwise = second.nodes;
-      }
+  }
+
+  private action(token: Token, keyword: string | undefined): Node | undefined {
+    const body = token.value;
+    if (body.startsWith('/*')) {
+      if (!body.endsWith('*/')) throw new TemplateError(`unclosed comment at offset ${token.offset}`);
+      return undefined;
     }
+    if (keyword === 'if' || keyword === 'with' || keyword === 'range') return this.block(keyword, body.slice(keyword.length), token.offset);
+    return { type: 'action', pipe: parsePipeline(body, token.offset) };
+  }
+
+  private block(keyword: BlockKeyword, rest: string, offset: number): Node {
+    const pipe = parsePipeline(rest, offset);
+    const first = this.list();
+    if (first.stop === 'eof') throw new TemplateError(`unexpected EOF: {{${keyword}}} at offset ${offset} has no {{end}}`);
+    const otherwise = first.stop === 'else' ? this.elseBranch(keyword, first.token, offset) : [];
     if (keyword === 'range') return { type: 'range', pipe, body: first.nodes, otherwise };
     return { type: keyword, pipe, whenTrue: first.nodes, otherwise };
-  };
-  const top = list();
-  if (top.stop !== 'eof') throw new TemplateError(`unexpected {{${top.stop}}} at offset ${top.token?.offset}`);
-  return top.nodes;
+  }
+
+  /** `{{else}} … {{end}}`, or `{{else if …}}` chaining another if that shares the `{{end}}`. */
+  private elseBranch(keyword: BlockKeyword, token: Token | undefined, offset: number): Node[] {
+    const elseBody = (token?.value ?? '').slice(4).trim();
+    if (keyword === 'if' && elseBody.startsWith('if ')) return [this.block('if', elseBody.slice(2), token?.offset ?? offset)];
+    const second = this.list();
+    if (second.stop !== 'end') throw new TemplateError(`{{else}} at offset ${token?.offset} has no {{end}}`);
+    return second.nodes;
+  }
+}
+
+/** Parses a template into a node list; throws TemplateError. */
+export function parseTemplate(source: string): Node[] {
+  return new TemplateParser(tokenize(source)).parse();
 }

@@ -20,18 +20,22 @@ export function parseVersion(text: string): Version | undefined {
   return { parts: [Number(m[1]), Number(m[2] ?? 0), Number(m[3] ?? 0)], pre: m[4] ? m[4].split('.') : [] };
 }
 
+/** One prerelease identifier against another: numbers numerically and below words, words by ASCII. */
+function compareIdentifier(x: string, y: string): number {
+  const [nx, ny] = [/^\d+$/.test(x), /^\d+$/.test(y)];
+  if (nx && ny) return Number(x) - Number(y);
+  if (nx !== ny) return nx ? -1 : 1;
+  return x === y ? 0 : x < y ? -1 : 1;
+}
+
+/** A release is above any of its prereleases; otherwise identifiers left to right, the shorter list first on a tie. */
 function comparePre(a: string[], b: string[]): number {
-  if (a.length === 0 || b.length === 0) return a.length === b.length ? 0 : a.length === 0 ? 1 : -1;
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const [x, y] = [a[i], b[i]];
-    if (x === undefined) return -1;
-    if (y === undefined) return 1;
-    const [nx, ny] = [/^\d+$/.test(x), /^\d+$/.test(y)];
-    if (nx && ny && Number(x) !== Number(y)) return Number(x) - Number(y);
-    if (nx !== ny) return nx ? -1 : 1;
-    if (x !== y) return x < y ? -1 : 1;
+  if (a.length === 0 || b.length === 0) return b.length - a.length;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const c = compareIdentifier(a[i] ?? '', b[i] ?? '');
+    if (c !== 0) return c;
   }
-  return 0;
+  return a.length - b.length;
 }
 
 export function compareVersions(a: Version, b: Version): number {

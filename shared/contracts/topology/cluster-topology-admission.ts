@@ -11,7 +11,7 @@ import { deepEqual, isRecord, type JsonRecord } from '../json.js';
 import type { KubeObject } from '../object.js';
 import { CLUSTER_GROUP } from '../schemas/groups.js';
 import { type FieldError, invalid, joinPath } from '../validation/field-error.js';
-import { classVariableDefinitions, defaultAndValidateVariables } from './topology-variables.js';
+import { classVariableDefinitions, defaultAndValidateVariables, type VariableDefinition } from './topology-variables.js';
 
 /** Reads a ClusterClass (the API passes its store). */
 export type ClusterClassReader = (namespace: string, name: string) => Promise<KubeObject | undefined>;
@@ -31,6 +31,31 @@ function overridesOf(holder: unknown): unknown {
 function withOverrides(holder: JsonRecord, overrides: unknown): JsonRecord {
   if (overrides === undefined) return holder;
   return { ...holder, variables: { ...(isRecord(holder.variables) ? holder.variables : {}), overrides } };
+}
+
+/** Each topology MachineDeployment: a class the ClusterClass defines, a unique name, valid overrides (defaulted). */
+function checkMachineDeployments(
+  list: unknown,
+  classes: ReadonlySet<string>,
+  definitions: readonly VariableDefinition[],
+  classLabel: string,
+): { machineDeployments: unknown[]; errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const names = new Set<string>();
+  const mds = Array.isArray(list) ? list : [];
+  const machineDeployments = mds.map((md: unknown, i: number) => {
+    if (!isRecord(md)) return md;
+    const at = joinPath(`${TOPOLOGY}.workers.machineDeployments`, i);
+    if (typeof md.class === 'string' && !classes.has(md.class)) {
+      errors.push(invalid(joinPath(at, 'class'), md.class, `MachineDeployment class "${md.class}" is not defined in ${classLabel}`));
+    }
+    if (typeof md.name === 'string' && names.has(md.name)) errors.push({ field: joinPath(at, 'name'), reason: 'FieldValueDuplicate', value: md.name });
+    if (typeof md.name === 'string') names.add(md.name);
+    const overrides = defaultAndValidateVariables(definitions, overridesOf(md), joinPath(at, 'variables', 'overrides'), false);
+    errors.push(...overrides.errors);
+    return overridesOf(md) === undefined ? md : withOverrides(md, overrides.variables);
+  });
+  return { machineDeployments, errors };
 }
 
 /** The Cluster with defaulted topology variables, or throws a 422. Clusters without topology pass unchanged. */
@@ -56,24 +81,10 @@ export async function admitClusterTopology(cluster: KubeObject, old: KubeObject 
   const cpOverrides = controlPlane ? defaultAndValidateVariables(definitions, overridesOf(controlPlane), cpPath, false) : undefined;
   errors.push(...(cpOverrides?.errors ?? []));
 
-  const classes = machineDeploymentClasses(clusterClass.spec);
   const workers = isRecord(topology.workers) ? topology.workers : undefined;
-  const mds = Array.isArray(workers?.machineDeployments) ? workers.machineDeployments : [];
-  const names = new Set<string>();
-  const checkedMds = mds.map((md: unknown, i: number) => {
-    if (!isRecord(md)) return md;
-    const at = joinPath(`${TOPOLOGY}.workers.machineDeployments`, i);
-    if (typeof md.class === 'string' && !classes.has(md.class)) {
-      errors.push(invalid(joinPath(at, 'class'), md.class, `MachineDeployment class "${md.class}" is not defined in ClusterClass ${classNamespace}/${className}`));
-    }
-    if (typeof md.name === 'string') {
-      if (names.has(md.name)) errors.push({ field: joinPath(at, 'name'), reason: 'FieldValueDuplicate', value: md.name });
-      names.add(md.name);
-    }
-    const overrides = defaultAndValidateVariables(definitions, overridesOf(md), joinPath(at, 'variables', 'overrides'), false);
-    errors.push(...overrides.errors);
-    return overridesOf(md) === undefined ? md : withOverrides(md, overrides.variables);
-  });
+  const checked = checkMachineDeployments(workers?.machineDeployments, machineDeploymentClasses(clusterClass.spec), definitions, `ClusterClass ${classNamespace}/${className}`);
+  errors.push(...checked.errors);
+  const checkedMds = checked.machineDeployments;
   if (errors.length > 0) throw fail(errors);
 
   const admitted: JsonRecord = { ...topology, variables: globals.variables };

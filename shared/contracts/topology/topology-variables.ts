@@ -41,6 +41,35 @@ export interface VariablesResult {
   errors: FieldError[];
 }
 
+function validatorsOf(definitions: readonly VariableDefinition[]): Map<string, VariableValidator> {
+  const validators = new Map<string, VariableValidator>();
+  for (const definition of definitions) {
+    const compiled = compileVariableSchema(definition.openAPIV3Schema);
+    if (compiled.ok) validators.set(definition.name, compiled.validator);
+  }
+  return validators;
+}
+
+/** One variable: its defaulted value, or the errors at `at`. */
+function checkVariable(variable: TopologyVariable, at: string, validator: VariableValidator | undefined): { value?: unknown; errors: FieldError[] } {
+  if (!validator) return { errors: [invalid(joinPath(at, 'name'), variable.name, 'variable is not defined in the ClusterClass')] };
+  const parsed = validator.safeParse(variable.value);
+  if (parsed.success) return { value: parsed.data, errors: [] };
+  return { errors: fieldErrorsFromZod(parsed.error, variable.value).map((e) => under(joinPath(at, 'value'), e)) };
+}
+
+/** Variables the Cluster does not set: their schema default, or an error when required. */
+function unsetVariables(definitions: readonly VariableDefinition[], seen: ReadonlySet<string>, validators: Map<string, VariableValidator>, path: string): VariablesResult {
+  const result: VariablesResult = { variables: [], errors: [] };
+  for (const definition of definitions.filter((d) => !seen.has(d.name))) {
+    const fallback = schemaDefault(definition.openAPIV3Schema);
+    const parsed = fallback.has ? validators.get(definition.name)?.safeParse(fallback.value) : undefined;
+    if (parsed?.success) result.variables.push({ name: definition.name, value: parsed.data });
+    else if (definition.required) result.errors.push(required(path, `required variable "${definition.name}" is not set`));
+  }
+  return result;
+}
+
 /**
  * Validates one list of variables (`spec.topology.variables` or an `overrides` list) at `path`;
  * `topLevel` adds defaults for unset variables and requires the required ones.
@@ -51,47 +80,23 @@ export function defaultAndValidateVariables(
   path: string,
   topLevel: boolean,
 ): VariablesResult {
-  const errors: FieldError[] = [];
-  const validators = new Map<string, VariableValidator>();
-  for (const definition of definitions) {
-    const compiled = compileVariableSchema(definition.openAPIV3Schema);
-    if (compiled.ok) validators.set(definition.name, compiled.validator);
-  }
+  const validators = validatorsOf(definitions);
+  const result: VariablesResult = { variables: [], errors: [] };
   const seen = new Set<string>();
-  const variables: TopologyVariable[] = [];
   for (const [i, variable] of readVariables(list).entries()) {
     const at = joinPath(path, i);
     if (seen.has(variable.name)) {
-      errors.push({ field: joinPath(at, 'name'), reason: 'FieldValueDuplicate', value: variable.name });
+      result.errors.push({ field: joinPath(at, 'name'), reason: 'FieldValueDuplicate', value: variable.name });
       continue;
     }
     seen.add(variable.name);
-    const validator = validators.get(variable.name);
-    if (!validator) {
-      errors.push(invalid(joinPath(at, 'name'), variable.name, 'variable is not defined in the ClusterClass'));
-      continue;
-    }
-    const parsed = validator.safeParse(variable.value);
-    if (!parsed.success) {
-      errors.push(...fieldErrorsFromZod(parsed.error, variable.value).map((e) => under(joinPath(at, 'value'), e)));
-      continue;
-    }
-    variables.push({ name: variable.name, value: parsed.data });
+    const checked = checkVariable(variable, at, validators.get(variable.name));
+    result.errors.push(...checked.errors);
+    if (checked.errors.length === 0) result.variables.push({ name: variable.name, value: checked.value });
   }
-  if (topLevel) {
-    for (const definition of definitions) {
-      if (seen.has(definition.name)) continue;
-      const fallback = schemaDefault(definition.openAPIV3Schema);
-      const validator = validators.get(definition.name);
-      if (fallback.has && validator) {
-        const parsed = validator.safeParse(fallback.value);
-        variables.push({ name: definition.name, value: parsed.success ? parsed.data : fallback.value });
-      } else if (definition.required) {
-        errors.push(required(path, `required variable "${definition.name}" is not set`));
-      }
-    }
-  }
-  return { variables, errors };
+  if (!topLevel) return result;
+  const unset = unsetVariables(definitions, seen, validators, path);
+  return { variables: [...result.variables, ...unset.variables], errors: [...result.errors, ...unset.errors] };
 }
 
 /** A field error of a value, placed under the value's path. */

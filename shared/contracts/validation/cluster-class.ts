@@ -7,7 +7,7 @@
  */
 
 import { templateParseError } from '../../gotemplate/execute.js';
-import type { ClusterClass, ClusterClassPatch } from '../schemas/core/cluster-class.js';
+import type { ClassJsonPatch, ClusterClass, ClusterClassPatch, PatchDefinition } from '../schemas/core/cluster-class.js';
 import { compileVariableSchema, schemaDefault } from '../topology/variable-schema.js';
 import { type FieldError, forbidden, invalid, joinPath, required } from './field-error.js';
 
@@ -43,6 +43,46 @@ function validateVariables(cc: ClusterClass): FieldError[] {
 
 const VARIABLE_PATH = /^[A-Za-z0-9_-]+(?:\[\d+\])?(?:\.[A-Za-z0-9_-]+(?:\[\d+\])?)*$/;
 
+function validateValueFrom(from: NonNullable<ClassJsonPatch['valueFrom']>, p: string, variables: ReadonlySet<string> | undefined): FieldError[] {
+  const errors: FieldError[] = [];
+  if ((from.variable === undefined) === (from.template === undefined)) {
+    errors.push(invalid(`${p}.valueFrom`, '', 'exactly one of variable or template must be set'));
+  }
+  if (from.variable !== undefined) {
+    const root = from.variable.split(/[.[]/)[0] ?? '';
+    const known = root === 'builtin' || variables === undefined || variables.has(root);
+    if (!VARIABLE_PATH.test(from.variable) || !known) {
+      errors.push(invalid(`${p}.valueFrom.variable`, from.variable, 'must name a variable defined in spec.variables or a builtin variable'));
+    }
+  }
+  const problem = from.template === undefined ? undefined : templateParseError(from.template);
+  if (problem) errors.push(invalid(`${p}.valueFrom.template`, from.template, `template does not parse: ${problem}`));
+  return errors;
+}
+
+function validateJsonPatch(jsonPatch: ClassJsonPatch, p: string, variables: ReadonlySet<string> | undefined): FieldError[] {
+  const errors: FieldError[] = [];
+  if (!jsonPatch.path.startsWith('/spec/')) errors.push(invalid(`${p}.path`, jsonPatch.path, 'must start with "/spec/"'));
+  if (jsonPatch.op === 'remove') {
+    if (jsonPatch.value !== undefined || jsonPatch.valueFrom !== undefined) errors.push(forbidden(`${p}.value`, 'must not be set for op "remove"'));
+    return errors;
+  }
+  if ((jsonPatch.value === undefined) === (jsonPatch.valueFrom === undefined)) {
+    errors.push(invalid(p, jsonPatch.op, 'exactly one of value or valueFrom must be set'));
+    return errors;
+  }
+  return jsonPatch.valueFrom ? [...errors, ...validateValueFrom(jsonPatch.valueFrom, p, variables)] : errors;
+}
+
+function validateDefinition(definition: PatchDefinition, at: string, variables: ReadonlySet<string> | undefined): FieldError[] {
+  const match = definition.selector.matchResources;
+  const errors: FieldError[] = [];
+  if (!match.controlPlane && !match.infrastructureCluster && !match.machineDeploymentClass && !match.machinePoolClass) {
+    errors.push(required(`${at}.selector.matchResources`, 'at least one of the resource selectors must be set'));
+  }
+  return [...errors, ...definition.jsonPatches.flatMap((jsonPatch, k) => validateJsonPatch(jsonPatch, `${at}.jsonPatches[${k}]`, variables))];
+}
+
 /** `variables` undefined: some are discovered from external patches at run time, so names are not checked. */
 function validatePatch(patch: ClusterClassPatch, i: number, variables: ReadonlySet<string> | undefined): FieldError[] {
   const at = `spec.patches[${i}]`;
@@ -50,44 +90,9 @@ function validatePatch(patch: ClusterClassPatch, i: number, variables: ReadonlyS
   if ((patch.definitions === undefined) === (patch.external === undefined)) {
     errors.push(invalid(at, patch.name, 'exactly one of definitions or external must be set'));
   }
-  if (patch.enabledIf !== undefined) {
-    const problem = templateParseError(patch.enabledIf);
-    if (problem) errors.push(invalid(`${at}.enabledIf`, patch.enabledIf, `template does not parse: ${problem}`));
-  }
-  for (const [j, definition] of (patch.definitions ?? []).entries()) {
-    const match = definition.selector.matchResources;
-    if (!match.controlPlane && !match.infrastructureCluster && !match.machineDeploymentClass && !match.machinePoolClass) {
-      errors.push(required(`${at}.definitions[${j}].selector.matchResources`, 'at least one of the resource selectors must be set'));
-    }
-    for (const [k, jsonPatch] of definition.jsonPatches.entries()) {
-      const p = `${at}.definitions[${j}].jsonPatches[${k}]`;
-      if (!jsonPatch.path.startsWith('/spec/')) errors.push(invalid(`${p}.path`, jsonPatch.path, 'must start with "/spec/"'));
-      if (jsonPatch.op === 'remove') {
-        if (jsonPatch.value !== undefined || jsonPatch.valueFrom !== undefined) errors.push(forbidden(`${p}.value`, 'must not be set for op "remove"'));
-        continue;
-      }
-      if ((jsonPatch.value === undefined) === (jsonPatch.valueFrom === undefined)) {
-        errors.push(invalid(p, jsonPatch.op, 'exactly one of value or valueFrom must be set'));
-        continue;
-      }
-      const from = jsonPatch.valueFrom;
-      if (!from) continue;
-      if ((from.variable === undefined) === (from.template === undefined)) {
-        errors.push(invalid(`${p}.valueFrom`, '', 'exactly one of variable or template must be set'));
-      }
-      if (from.variable !== undefined) {
-        const root = from.variable.split(/[.[]/)[0] ?? '';
-        if (!VARIABLE_PATH.test(from.variable) || (root !== 'builtin' && variables !== undefined && !variables.has(root))) {
-          errors.push(invalid(`${p}.valueFrom.variable`, from.variable, 'must name a variable defined in spec.variables or a builtin variable'));
-        }
-      }
-      if (from.template !== undefined) {
-        const problem = templateParseError(from.template);
-        if (problem) errors.push(invalid(`${p}.valueFrom.template`, from.template, `template does not parse: ${problem}`));
-      }
-    }
-  }
-  return errors;
+  const problem = patch.enabledIf === undefined ? undefined : templateParseError(patch.enabledIf);
+  if (problem) errors.push(invalid(`${at}.enabledIf`, patch.enabledIf, `template does not parse: ${problem}`));
+  return [...errors, ...(patch.definitions ?? []).flatMap((definition, j) => validateDefinition(definition, `${at}.definitions[${j}]`, variables))];
 }
 
 export function validateClusterClass(cc: ClusterClass): FieldError[] {

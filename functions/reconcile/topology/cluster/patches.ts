@@ -91,23 +91,27 @@ function describe(error: unknown): string {
     : String(error);
 }
 
+/** One patch on one item: its definitions whose selector matches, each JSON patch in order. */
+function patchItem(patch: ClusterClassPatch, item: PatchItem): PatchItem {
+  if (!patchEnabled(patch, item.variables)) return item;
+  let template = item.template;
+  for (const definition of (patch.definitions ?? []).filter((d) => selectorMatches(d, item))) {
+    for (const jsonPatch of definition.jsonPatches) {
+      const value = jsonPatch.op === 'remove' ? undefined : patchValue(jsonPatch, item.variables);
+      template = applyOperation(template, { op: jsonPatch.op, path: jsonPatch.path, value });
+    }
+  }
+  return { ...item, template };
+}
+
 /** Applies the inline patches to the items, in order; throws TopologyPatchError naming the patch. */
 export function applyInlinePatches(patches: readonly ClusterClassPatch[], items: readonly PatchItem[]): PatchItem[] {
   let current = items.map((item) => ({ ...item }));
-  for (const patch of patches) {
-    if (!patch.definitions) continue; // external patches are called by the Runtime SDK (another issue)
+  // External patches are called through the Runtime SDK (another issue); only inline definitions run here.
+  for (const patch of patches.filter((p) => p.definitions !== undefined)) {
     current = current.map((item) => {
       try {
-        if (!patchEnabled(patch, item.variables)) return item;
-        let template = item.template;
-        for (const definition of patch.definitions ?? []) {
-          if (!selectorMatches(definition, item)) continue;
-          for (const jsonPatch of definition.jsonPatches) {
-            const value = jsonPatch.op === 'remove' ? undefined : patchValue(jsonPatch, item.variables);
-            template = applyOperation(template, { op: jsonPatch.op, path: jsonPatch.path, value });
-          }
-        }
-        return { ...item, template };
+        return patchItem(patch, item);
       } catch (error) {
         throw new TopologyPatchError(`patch "${patch.name}" failed on the ${item.description}: ${describe(error)}`);
       }

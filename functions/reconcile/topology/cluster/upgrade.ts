@@ -87,63 +87,72 @@ function provisioning(controlPlane: StoredObject): boolean {
   return !isRecord(controlPlane.status) || stringAt(controlPlane.status, 'version') === undefined;
 }
 
-export function decideUpgrade(input: UpgradeInput): UpgradeDecision {
-  const { topologyVersion, controlPlane, machines } = input;
-  const mdMoving = input.machineDeployments.filter((md) => md.current && machineDeploymentMoving(md.current, machines)).map((md) => md.topologyName);
-  let controlPlaneVersion = topologyVersion;
-  let starting = false;
-  let pendingCpUpgrade = false;
-  const cpCurrentVersion = controlPlane ? stringAt(controlPlane.spec, 'version') : undefined;
-  const cpMoving = controlPlane ? controlPlaneMoving(controlPlane, machines) : false;
-  if (controlPlane && cpCurrentVersion !== undefined && cpCurrentVersion !== topologyVersion) {
-    if (cpMoving || mdMoving.length > 0 || input.beforeUpgradeBlocked) {
-      controlPlaneVersion = cpCurrentVersion;
-      pendingCpUpgrade = true;
-    } else {
-      starting = true;
-    }
-  }
-  const cpUpgrading = controlPlane !== undefined && (starting || (cpMoving && !provisioning(controlPlane)));
-  const stable = controlPlane !== undefined && controlPlaneVersion === topologyVersion && !starting && !cpMoving;
+type ControlPlaneDecision = Pick<
+  UpgradeDecision,
+  'controlPlaneVersion' | 'controlPlaneStartingUpgrade' | 'controlPlaneUpgrading' | 'controlPlanePendingUpgrade' | 'controlPlaneStable'
+>;
 
+/** computeControlPlaneVersion: take topology.version only when nothing is moving and no hook blocks. */
+function decideControlPlane(input: UpgradeInput, anyWorkerMoving: boolean): ControlPlaneDecision {
+  const { topologyVersion, controlPlane } = input;
+  if (!controlPlane) {
+    return { controlPlaneVersion: topologyVersion, controlPlaneStartingUpgrade: false, controlPlaneUpgrading: false, controlPlanePendingUpgrade: false, controlPlaneStable: false };
+  }
+  const current = stringAt(controlPlane.spec, 'version');
+  const moving = controlPlaneMoving(controlPlane, input.machines);
+  const behind = current !== undefined && current !== topologyVersion;
+  const held = behind && (moving || anyWorkerMoving || input.beforeUpgradeBlocked);
+  const starting = behind && !held;
+  const version = held && current !== undefined ? current : topologyVersion;
+  return {
+    controlPlaneVersion: version,
+    controlPlaneStartingUpgrade: starting,
+    controlPlaneUpgrading: starting || (moving && !provisioning(controlPlane)),
+    controlPlanePendingUpgrade: held,
+    controlPlaneStable: version === topologyVersion && !starting && !moving,
+  };
+}
+
+type Verdict = 'create' | 'pendingCreate' | 'current' | 'upgrading' | 'deferred' | 'pendingUpgrade';
+
+interface WorkerContext {
+  input: UpgradeInput;
+  cp: ControlPlaneDecision;
+  moving: ReadonlySet<string>;
+  concurrency: number;
+}
+
+/** computeMachineDeploymentVersion for one MachineDeployment, given those before it. */
+function decideWorker(md: TopologyMachineDeploymentInput, w: WorkerContext, held: boolean, inFlight: number): Verdict {
+  if (!md.current) {
+    const waiting = w.input.controlPlane !== undefined && (w.cp.controlPlaneUpgrading || w.cp.controlPlanePendingUpgrade || w.input.afterControlPlaneUpgradeBlocked);
+    return waiting ? 'pendingCreate' : 'create';
+  }
+  const moving = w.moving.has(md.topologyName);
+  if ((stringAt(md.current.spec, 'template', 'spec', 'version') ?? w.input.topologyVersion) === w.input.topologyVersion) return moving ? 'upgrading' : 'current';
+  const deferred = held || md.annotations[ANNOTATION_HOLD_UPGRADE_SEQUENCE] !== undefined || md.annotations[ANNOTATION_DEFER_UPGRADE] !== undefined;
+  if (deferred) return 'deferred';
+  if (!w.cp.controlPlaneStable || w.input.afterControlPlaneUpgradeBlocked || (inFlight >= w.concurrency && !moving)) return 'pendingUpgrade';
+  return 'upgrading';
+}
+
+export function decideUpgrade(input: UpgradeInput): UpgradeDecision {
+  const { topologyVersion, machines } = input;
+  const moving = new Set(input.machineDeployments.filter((md) => md.current && machineDeploymentMoving(md.current, machines)).map((md) => md.topologyName));
+  const cp = decideControlPlane(input, moving.size > 0);
+  const context: WorkerContext = { input, cp, moving, concurrency: upgradeConcurrency(input.clusterAnnotations) };
   const versions = new Map<string, string>();
-  const decision = { pendingCreate: [] as string[], pendingUpgrade: [] as string[], deferred: [] as string[], upgrading: [] as string[] };
-  const concurrency = upgradeConcurrency(input.clusterAnnotations);
-  let inFlight = mdMoving.length;
+  const lists = { pendingCreate: [] as string[], pendingUpgrade: [] as string[], deferred: [] as string[], upgrading: [] as string[] };
+  let inFlight = moving.size;
   let held = false;
   for (const md of input.machineDeployments) {
-    const holdsSequence = md.annotations[ANNOTATION_HOLD_UPGRADE_SEQUENCE] !== undefined;
-    if (!md.current) {
-      if (controlPlane && (cpUpgrading || pendingCpUpgrade || input.afterControlPlaneUpgradeBlocked)) decision.pendingCreate.push(md.topologyName);
-      versions.set(md.topologyName, topologyVersion);
-      held ||= holdsSequence;
-      continue;
-    }
-    const currentVersion = stringAt(md.current.spec, 'template', 'spec', 'version') ?? topologyVersion;
-    const moving = mdMoving.includes(md.topologyName);
-    if (currentVersion === topologyVersion) {
-      versions.set(md.topologyName, topologyVersion);
-      if (moving) decision.upgrading.push(md.topologyName);
-    } else if (held || holdsSequence || md.annotations[ANNOTATION_DEFER_UPGRADE] !== undefined) {
-      versions.set(md.topologyName, currentVersion);
-      decision.deferred.push(md.topologyName);
-    } else if (!stable || input.afterControlPlaneUpgradeBlocked || (inFlight >= concurrency && !moving)) {
-      versions.set(md.topologyName, currentVersion);
-      decision.pendingUpgrade.push(md.topologyName);
-    } else {
-      versions.set(md.topologyName, topologyVersion);
-      decision.upgrading.push(md.topologyName);
-      if (!moving) inFlight++;
-    }
-    held ||= holdsSequence;
+    const verdict = decideWorker(md, context, held, inFlight);
+    const currentVersion = stringAt(md.current?.spec, 'template', 'spec', 'version') ?? topologyVersion;
+    const keeps = verdict === 'deferred' || verdict === 'pendingUpgrade';
+    versions.set(md.topologyName, keeps ? currentVersion : topologyVersion);
+    if (verdict !== 'create' && verdict !== 'current') lists[verdict].push(md.topologyName);
+    if (verdict === 'upgrading' && !moving.has(md.topologyName)) inFlight++;
+    held ||= md.annotations[ANNOTATION_HOLD_UPGRADE_SEQUENCE] !== undefined;
   }
-  return {
-    controlPlaneVersion,
-    controlPlaneStartingUpgrade: starting,
-    controlPlaneUpgrading: cpUpgrading,
-    controlPlanePendingUpgrade: pendingCpUpgrade,
-    controlPlaneStable: stable,
-    machineDeploymentVersions: versions,
-    ...decision,
-  };
+  return { ...cp, machineDeploymentVersions: versions, ...lists };
 }
