@@ -7,10 +7,11 @@
  */
 
 import { invalidError } from '../admission/invalid-error.js';
-import { deepEqual, isRecord, type JsonRecord } from '../json.js';
+import { deepEqual, isRecord, type JsonRecord, stringAt } from '../json.js';
 import type { KubeObject } from '../object.js';
 import { CLUSTER_GROUP } from '../schemas/groups.js';
 import { type FieldError, invalid, joinPath } from '../validation/field-error.js';
+import { versionChangeErrors } from './version-change.js';
 import { classVariableDefinitions, defaultAndValidateVariables, type VariableDefinition } from './topology-variables.js';
 
 /** Reads a ClusterClass (the API passes its store). */
@@ -58,20 +59,24 @@ function checkMachineDeployments(
   return { machineDeployments, errors };
 }
 
+function classKubernetesVersions(classSpec: unknown): string[] {
+  const versions = isRecord(classSpec) ? classSpec.kubernetesVersions : undefined;
+  return Array.isArray(versions) ? versions.filter((v): v is string => typeof v === 'string') : [];
+}
+
 /** The Cluster with defaulted topology variables, or throws a 422. Clusters without topology pass unchanged. */
 export async function admitClusterTopology(cluster: KubeObject, old: KubeObject | undefined, readClass: ClusterClassReader): Promise<KubeObject> {
   const topology = cluster.spec?.topology;
   if (!isRecord(topology)) return cluster;
   if (old && deepEqual(old.spec?.topology, topology)) return cluster;
-  const classRef = isRecord(topology.classRef) ? topology.classRef : {};
-  const className = typeof classRef.name === 'string' ? classRef.name : '';
-  const classNamespace = typeof classRef.namespace === 'string' && classRef.namespace !== '' ? classRef.namespace : cluster.metadata.namespace ?? 'default';
+  const className = stringAt(topology, 'classRef', 'name') ?? '';
+  const classNamespace = stringAt(topology, 'classRef', 'namespace') || (cluster.metadata.namespace ?? 'default');
   const clusterClass = await readClass(classNamespace, className);
   const fail = (errors: FieldError[]) => invalidError({ group: CLUSTER_GROUP, kind: 'Cluster' }, cluster.metadata.name, errors);
   if (!clusterClass) {
     throw fail([invalid(`${TOPOLOGY}.classRef.name`, className, `ClusterClass ${classNamespace}/${className} not found`)]);
   }
-  const errors: FieldError[] = [];
+  const errors = versionChangeErrors(stringAt(old?.spec, 'topology', 'version'), stringAt(topology, 'version') ?? '', classKubernetesVersions(clusterClass.spec));
   const definitions = classVariableDefinitions(clusterClass.spec);
   const globals = defaultAndValidateVariables(definitions, topology.variables, `${TOPOLOGY}.variables`, true);
   errors.push(...globals.errors);

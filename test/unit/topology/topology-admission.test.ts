@@ -194,6 +194,24 @@ describe('Cluster topology admission against its class', () => {
     expect(await topologyFields(topology)).toContain(field);
   });
 
+  it.each([
+    ['v1.33.0', 'v1.32.5', 'version cannot be decreased'],
+    ['v1.33.0', 'v1.35.0', 'upgrade one minor version at a time'],
+    ['v1.33.0', 'v2.0.0', 'upgrade one minor version at a time'],
+  ])('refuses a version change from %s to %s', async (from, to, message) => {
+    const variables = [{ name: 'tag', value: 'x' }];
+    const old = cluster({ variables, version: from });
+    const error = await admitClusterTopology(cluster({ variables, version: to }), old, readClass).catch((e: unknown) => e);
+    if (!(error instanceof InvalidError)) throw new Error('expected a 422');
+    expect(error.causes).toEqual([expect.objectContaining({ field: 'spec.topology.version' })]);
+    expect(error.message).toContain(message);
+  });
+
+  it.each([['v1.33.0', 'v1.34.0'], ['v1.33.0', 'v1.33.4']])('accepts a version change from %s to %s', async (from, to) => {
+    const variables = [{ name: 'tag', value: 'x' }];
+    await expect(admitClusterTopology(cluster({ variables, version: to }), cluster({ variables, version: from }), readClass)).resolves.toBeDefined();
+  });
+
   it('does not re-validate an unchanged topology (the class may be gone)', async () => {
     const c = cluster({ classRef: { name: 'gone' } });
     await expect(admitClusterTopology(c, c, readClass)).resolves.toBe(c);
