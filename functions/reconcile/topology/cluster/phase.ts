@@ -21,9 +21,9 @@ import { deleteIfPresent, deleteUnusedTemplates, deleteUnwantedHealthChecks } fr
 import { type CurrentState, loadCurrentState } from './current-state.js';
 import { computeDesiredState, type DesiredState } from './desired-state.js';
 import { decideUpgradeWithHooks } from './upgrade-hooks.js';
-import { lifecycleHooksOf } from './lifecycle-hooks.js';
+import { type LifecycleHook, lifecycleHooksOf } from './lifecycle-hooks.js';
 import { TopologyPatchError } from './patches.js';
-import { withPendingHook } from './pending-hooks.js';
+import { pendingHooks, withPendingHook } from './pending-hooks.js';
 import { readTopology } from './topology-spec.js';
 import { topologyFailedCondition, topologyReconciledCondition } from './topology-condition.js';
 import type { UpgradeDecision } from './upgrade.js';
@@ -47,7 +47,7 @@ async function persistCluster(s: ClusterScope): Promise<void> {
   s.desired = { ...s.desired, metadata: { ...s.desired.metadata, resourceVersion: s.object.metadata.resourceVersion, generation: s.object.metadata.generation } };
 }
 
-function markHook(s: ClusterScope, hook: Parameters<typeof withPendingHook>[1], pending: boolean): void {
+function markHook(s: ClusterScope, hook: LifecycleHook, pending: boolean): void {
   const annotations = withPendingHook(s.desired.metadata.annotations, hook, pending);
   if (annotations !== s.desired.metadata.annotations) s.desired.metadata = { ...s.desired.metadata, annotations: annotations ?? {} };
 }
@@ -116,7 +116,7 @@ export async function reconcileTopologyPhase(s: ClusterScope): Promise<PhaseResu
     }
     markHook(s, 'AfterControlPlaneInitialized', true);
   }
-  if (booleanAt(s.object.status, 'initialization', 'controlPlaneInitialized') === true && s.desired.metadata.annotations?.['runtime.cluster.x-k8s.io/pending-hooks']?.includes('AfterControlPlaneInitialized')) {
+  if (booleanAt(s.object.status, 'initialization', 'controlPlaneInitialized') === true && pendingHooks(s.desired).has('AfterControlPlaneInitialized')) {
     await hooks.call({ hook: 'AfterControlPlaneInitialized', cluster: s.object });
     markHook(s, 'AfterControlPlaneInitialized', false);
   }
