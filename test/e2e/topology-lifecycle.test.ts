@@ -269,7 +269,11 @@ describe.skipIf(!HAVE_EXAMPLES)('managed topology through the HTTP API (../share
     const admissionConfig = Array.isArray(files) ? stringAt(files[0], 'content') : undefined;
     expect(admissionConfig).toContain('enforce: "baseline"');
     expect(admissionConfig).toContain('apiVersion: pod-security.admission.config.k8s.io/v1\n');
-    const templates = await api.list(INFRA, 'DevMachineTemplate', ns, 'topology.cluster.x-k8s.io/owned');
+    const templates = await eventually('both machine templates cloned', async (report) => {
+      const found = await api.list(INFRA, 'DevMachineTemplate', ns, 'topology.cluster.x-k8s.io/owned');
+      report(found.map((t) => t.metadata.name));
+      return found.length === 2 ? found : undefined;
+    });
     expect(templates.map((t) => valueAt(t, 'spec', 'template', 'spec', 'backend', 'docker', 'customImage')).sort()).toEqual(['kindest/node:v1.33.0', 'kindest/node:v1.33.0']);
     const waiting = await eventually('the dev Cluster waits on the Docker backend', async (report) => {
       const c = await api.get(CORE, 'Cluster', ns, 'dev');
