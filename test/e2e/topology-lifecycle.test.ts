@@ -126,7 +126,8 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-describe.skipIf(!HAVE_EXAMPLES)('managed topology through the HTTP API (../shared/capi-samples examples)', () => {
+// Machines boot on the class's own simulated durations (10 s VMs): scenario steps get minutes, not the default 2.
+describe.skipIf(!HAVE_EXAMPLES)('managed topology through the HTTP API (../shared/capi-samples examples)', { timeout: 300_000 }, () => {
   it('converges Cluster API in-memory ClusterClass and its clusterctl template: 3 control-plane and 2 worker machines Running, the Cluster Available', async () => {
     await applyAll(documents(example('clusterclass-in-memory.yaml')), NS);
     await eventually('ClusterClass reconciled', async (report) => {
