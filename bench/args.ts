@@ -36,12 +36,14 @@ export interface BenchOptions {
   faults?: FaultPlan;
   /** An AWS-compatible DynamoDB endpoint (DynamoDB Local, LocalStack) instead of the embedded dynalite. */
   endpoint?: string;
+  /** Create each cluster through a ClusterClass and `spec.topology` instead of writing its parts. */
+  topology?: boolean;
 }
 
 export const USAGE = `npm run bench -- [--clusters N] [--cp C] [--workers W] [--store memory|dynamodb]
                  [--provision-seconds S] [--json FILE] [--endpoint URL] [--client-concurrency K]
                  [--concurrency R] [--resync-seconds T] [--timeout-seconds X]
-                 [--key-algorithm ${KEY_ALGORITHMS.join('|')}] [--faults [--faults-seed N]] [--verbose]
+                 [--key-algorithm ${KEY_ALGORITHMS.join('|')}] [--faults [--faults-seed N]] [--topology] [--verbose]
 defaults: N=100 C=1 W=3 store=dynamodb S=0 K=16 R=8 T=${DEFAULT_RESYNC_MINUTES * 60} X=1800 key-algorithm=ECDSA-P256`;
 
 export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
@@ -79,6 +81,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
       verbose: { type: 'boolean' },
       faults: { type: 'boolean' },
       'faults-seed': { type: 'string' },
+      topology: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -104,6 +107,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
   if (values.verbose) options.verbose = true;
   if (values.faults) options.faults = { ...DEFAULT_FAULT_PLAN, seed: count('--faults-seed', values['faults-seed'], DEFAULT_FAULT_PLAN.seed, 0) };
   else if (values['faults-seed'] !== undefined) throw new Error(`--faults-seed needs --faults\n${USAGE}`);
+  if (values.topology) options.topology = true;
   if (values.endpoint !== undefined) {
     if (store !== 'dynamodb') throw new Error(`--endpoint needs --store dynamodb\n${USAGE}`);
     options.endpoint = values.endpoint;

@@ -7,6 +7,8 @@ export interface BenchReport {
   controlPlaneReplicas: number;
   workerReplicas: number;
   store: string;
+  /** How clusters were created: their parts written directly, or a ClusterClass and `spec.topology`. */
+  path: 'direct' | 'topology';
   provisionSeconds: number;
   keyAlgorithm: string;
   reconcileConcurrency: number;
@@ -76,7 +78,7 @@ export interface BenchReport {
 /** The terminal table: one figure per line, with the target where there is one. */
 export function formatReport(r: BenchReport): string {
   const rows: Array<[string, string, string?]> = [
-    ['clusters', `${r.readyClusters}/${r.clusters} ready (${r.controlPlaneReplicas} CP + ${r.workerReplicas} workers), store ${r.store}, keys ${r.keyAlgorithm}`],
+    ['clusters', `${r.readyClusters}/${r.clusters} ready (${r.controlPlaneReplicas} CP + ${r.workerReplicas} workers), store ${r.store}, keys ${r.keyAlgorithm}, ${r.path === 'topology' ? 'through a ClusterClass (spec.topology)' : 'parts written directly'}`],
     ['objects', `${r.objects} (${r.machines} Machines)`],
     ['machine', `${r.machine.cores} cores, load ${r.machine.loadAverage1m.toFixed(1)} at start`],
     ['ready', `${fixed(r.readySeconds, 1)} s`],

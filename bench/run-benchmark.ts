@@ -4,6 +4,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { resyncAll } from '../functions/reconcile/resync/resync-all.js';
 import { type ControlPlane, startControlPlane } from '../local/control-plane.js';
+import type { KubeObject } from '../shared/contracts/object.js';
 import { consoleLogger } from '../shared/ports/logger.js';
 import type { ChangeSource, ObjectStore } from '../shared/ports/object-store.js';
 import { MemoryObjectStore } from '../shared/store/memory-store.js';
@@ -21,6 +22,7 @@ import { CountingStore, type StoreCounts, storeCountsDelta } from './counting-st
 import { FleetTracker } from './fleet-tracker.js';
 import { measureRawStoreThroughput } from './raw-store-throughput.js';
 import type { BenchReport } from './report.js';
+import { topologyClusterObjects, topologyDeletionOrder } from './topology-workload.js';
 import { benchCluster, clusterObjects } from './workload.js';
 
 /** Progress lines for the terminal; the test passes a silent one. */
@@ -103,6 +105,9 @@ export async function runBenchmark(options: BenchOptions, log: BenchLog = () => 
     apiRequests: client.requests,
   });
   const shape = options;
+  const objectsOf = (c: { namespace: string; name: string }) =>
+    options.topology ? topologyClusterObjects(c.namespace, c.name, shape) : clusterObjects(c.namespace, c.name, shape);
+  const deletionOrder = (objects: KubeObject[]) => (options.topology ? topologyDeletionOrder(objects) : objects);
   const clusters = Array.from({ length: options.clusters }, (_, i) => benchCluster(runId, i));
   const deadline = () => Date.now() + options.timeoutSeconds * 1000;
 
@@ -110,7 +115,7 @@ export async function runBenchmark(options: BenchOptions, log: BenchLog = () => 
     const beforeCreate = snapshot();
     const createStarted = performance.now();
     await forEachBounded(clusters, options.clientConcurrency, async (c) => {
-      for (const obj of clusterObjects(c.namespace, c.name, shape)) await client.create(obj);
+      for (const obj of objectsOf(c)) await client.create(obj);
     });
     log(`created ${clusters.length} clusters' objects in ${seconds(createStarted).toFixed(1)} s; waiting until ready`);
     const allReady = await waitFor(() => tracker.readyClusters() === options.clusters, deadline(), log, () => `${tracker.readyClusters()}/${options.clusters} ready`);
@@ -125,7 +130,7 @@ export async function runBenchmark(options: BenchOptions, log: BenchLog = () => 
     const beforeDelete = snapshot();
     const deleteStarted = performance.now();
     await forEachBounded(clusters, options.clientConcurrency, async (c) => {
-      for (const obj of clusterObjects(c.namespace, c.name, shape)) await client.delete(obj);
+      for (const obj of deletionOrder(objectsOf(c))) await client.delete(obj);
     });
     const allGone = await waitFor(() => tracker.liveObjects() === 0, deadline(), log, () => `${tracker.liveObjects()} objects left`);
     const deleteSeconds = seconds(deleteStarted);
@@ -283,6 +288,7 @@ function buildReport(i: ReportInputs): BenchReport {
     controlPlaneReplicas: options.controlPlaneReplicas,
     workerReplicas: options.workerReplicas,
     store: options.endpoint ? `dynamodb at ${options.endpoint}` : options.store,
+    path: options.topology ? 'topology' : 'direct',
     provisionSeconds: options.provisionSeconds,
     keyAlgorithm: options.keyAlgorithm,
     reconcileConcurrency: options.reconcileConcurrency,

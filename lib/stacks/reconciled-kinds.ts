@@ -12,6 +12,7 @@ export interface ReconciledKind extends GroupKind {
 /** The kinds capless reconciles out of the box (one queue and one function each). */
 export const RECONCILED_KINDS: readonly ReconciledKind[] = [
   { group: 'cluster.x-k8s.io', kind: 'Cluster', needsSecrets: true },
+  { group: 'cluster.x-k8s.io', kind: 'ClusterClass', needsSecrets: false },
   { group: 'cluster.x-k8s.io', kind: 'Machine', needsSecrets: false },
   { group: 'cluster.x-k8s.io', kind: 'MachineSet', needsSecrets: false },
   { group: 'cluster.x-k8s.io', kind: 'MachineDeployment', needsSecrets: false },
@@ -23,6 +24,8 @@ export const RECONCILED_KINDS: readonly ReconciledKind[] = [
   { group: 'ipam.cluster.x-k8s.io', kind: 'IPAddressClaim', needsSecrets: false },
   { group: 'ipam.cluster.x-k8s.io', kind: 'InClusterIPPool', needsSecrets: false },
   { group: 'ipam.cluster.x-k8s.io', kind: 'GlobalInClusterIPPool', needsSecrets: false },
+  { group: 'infrastructure.cluster.x-k8s.io', kind: 'DevCluster', needsSecrets: false },
+  { group: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachine', needsSecrets: false },
 ];
 
 /** `<group>/<Kind>`: the key of QUEUE_URLS and the value of RECONCILE_KIND. */

@@ -9,15 +9,25 @@ import type { ObjectStore } from '../ports/object-store.js';
 import type { WorkloadCluster, WorkloadClusterRef, WorkloadNode, WorkloadNodeCondition } from '../ports/workload-cluster.js';
 
 export const IN_MEMORY_PROVIDER_ID_PREFIX = 'in-memory://';
+/** DevMachines with `backend.inMemory` are simulated the same way under their own scheme. */
+export const DEV_IN_MEMORY_PROVIDER_ID_PREFIX = 'dev-in-memory://';
 
-export function inMemoryProviderID(namespace: string, name: string): string {
-  return `${IN_MEMORY_PROVIDER_ID_PREFIX}${namespace}/${name}`;
+/** The simulated machine kinds, by the providerID scheme that names them. */
+const SIMULATED_KINDS: ReadonlyArray<readonly [prefix: string, kind: string]> = [
+  [IN_MEMORY_PROVIDER_ID_PREFIX, 'InMemoryMachine'],
+  [DEV_IN_MEMORY_PROVIDER_ID_PREFIX, 'DevMachine'],
+];
+
+export function inMemoryProviderID(namespace: string, name: string, kind = 'InMemoryMachine'): string {
+  const prefix = SIMULATED_KINDS.find(([, k]) => k === kind)?.[0] ?? IN_MEMORY_PROVIDER_ID_PREFIX;
+  return `${prefix}${namespace}/${name}`;
 }
 
-export function parseInMemoryProviderID(providerID: string): { namespace: string; name: string } | undefined {
-  if (!providerID.startsWith(IN_MEMORY_PROVIDER_ID_PREFIX)) return undefined;
-  const [namespace, name, ...rest] = providerID.slice(IN_MEMORY_PROVIDER_ID_PREFIX.length).split('/');
-  return namespace && name && rest.length === 0 ? { namespace, name } : undefined;
+export function parseInMemoryProviderID(providerID: string): { namespace: string; name: string; kind: string } | undefined {
+  const scheme = SIMULATED_KINDS.find(([prefix]) => providerID.startsWith(prefix));
+  if (!scheme) return undefined;
+  const [namespace, name, ...rest] = providerID.slice(scheme[0].length).split('/');
+  return namespace && name && rest.length === 0 ? { namespace, name, kind: scheme[1] } : undefined;
 }
 
 /** Reads `status.simulatedNode` defensively. */
@@ -45,7 +55,7 @@ export class InMemoryWorkloadCluster implements WorkloadCluster {
     if (!parsed || parsed.namespace !== cluster.namespace) return undefined;
     const machine = await this.store.get({
       group: 'infrastructure.cluster.x-k8s.io',
-      kind: 'InMemoryMachine',
+      kind: parsed.kind,
       namespace: parsed.namespace,
       name: parsed.name,
     });

@@ -1,6 +1,7 @@
 /**
  * Real Cluster API manifests pass admission unchanged: the upstream examples under
  * ../shared/capi-samples and the two sample manifests of the seed text (v1beta1-style refs).
+ * clusterctl templates among them are first filled by `capless generate cluster`'s substitution.
  * These inputs live outside the repository; when they are absent the suite says so and skips.
  * The same behaviour is covered on inline objects by the other admission tests.
  */
@@ -9,6 +10,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
+import { generateCluster } from '../../cli/templates/clusterctl-variables.js';
 import { admitCreate } from '../../shared/contracts/admission/admit.js';
 import { referencePaths } from '../../shared/contracts/conversion/references.js';
 import { valueAt } from '../../shared/contracts/json.js';
@@ -20,12 +22,23 @@ const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
 const EXAMPLES = `${SHARED}capi-samples/examples/`;
 const SEED = `${SHARED}seed/000_8998c448e40c2758.txt`;
 
+/** clusterctl templates (`${VAR}` placeholders) are filled the way `capless generate cluster` fills them. */
+function manifestText(file: string): string {
+  const text = readFileSync(`${EXAMPLES}${file}`, 'utf8');
+  if (!text.includes('${')) return text;
+  return generateCluster(
+    text,
+    { clusterName: 'sample', kubernetesVersion: 'v1.33.0', controlPlaneMachineCount: 3, workerMachineCount: 2, targetNamespace: 'default' },
+    {},
+  );
+}
+
 function exampleDocuments(): [string, unknown][] {
   if (!existsSync(EXAMPLES)) return [];
   return readdirSync(EXAMPLES)
     .filter((file) => file.endsWith('.yaml'))
     .flatMap((file) =>
-      parseAllDocuments(readFileSync(`${EXAMPLES}${file}`, 'utf8'))
+      parseAllDocuments(manifestText(file))
         .map((doc, i): [string, unknown] => [`${file}#${i}`, doc.toJS()])
         .filter(([, doc]) => doc !== null), // an empty document after a trailing `---` is no manifest
     );

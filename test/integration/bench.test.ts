@@ -88,3 +88,24 @@ describe('npm run bench -- --faults on the memory store (2 clusters)', () => {
     expect(formatReport(r)).toContain('duplicated objects / lost updates');
   });
 });
+
+/** `npm run bench -- --topology`: the same clusters through a ClusterClass; the topology objects are counted too. */
+describe('npm run bench -- --topology on the memory store (2 clusters)', () => {
+  it('creates each cluster from a ClusterClass, readies and deletes it, and reports reconciles per object for that path', async () => {
+    const options = { ...DEFAULT_BENCH_OPTIONS, clusters: 2, workerReplicas: 1, store: 'memory' as const, topology: true, timeoutSeconds: 100 };
+    const r = await runBenchmark(options);
+    expect(r.path).toBe('topology');
+    expect(r.completed).toBe(true);
+    expect(r.readyClusters).toBe(2);
+    expect(r.machines).toBe(2 * (options.controlPlaneReplicas + options.workerReplicas));
+    // 7 objects per cluster from the client (class, its 5 templates, the Cluster), created once and deleted once.
+    expect(r.apiRequests).toBe(2 * 7 * 2);
+    // What the topology created: a ClusterClass, a DevCluster, a control plane and a MachineDeployment per cluster.
+    expect(r.objectsByKind).toMatchObject({ ClusterClass: 2, DevCluster: 2, KubeadmControlPlane: 2, MachineDeployment: 2, DevMachine: 4 });
+    expect(sum(r.objectsByKind)).toBe(r.objects);
+    expect(r.reconcilesPerObject * r.objects).toBeCloseTo(r.reconciles, 6);
+    expect(r.convergeReconcilesPerReconciledObject).toBeGreaterThan(0);
+    expect(r.deadLettered).toBe(0);
+    expect(formatReport(r)).toContain('through a ClusterClass');
+  });
+});

@@ -22,6 +22,9 @@ const KIND_NAMES = [
   'IPAddressClaim',
   'InClusterIPPool',
   'GlobalInClusterIPPool',
+  'ClusterClass',
+  'DevCluster',
+  'DevMachine',
 ];
 
 describe('stateful logical IDs', () => {

@@ -82,6 +82,11 @@ export class RestClient {
     }
   }
 
+  /** JSON merge patch once, whatever the answer (for requests that must be refused). */
+  tryMergePatch(apiVersion: string, kind: string, namespace: string, name: string, patch: unknown): Promise<RestResponse> {
+    return this.call('PATCH', `${collectionPath(apiVersion, kind, namespace)}/${name}`, patch, 'application/merge-patch+json');
+  }
+
   delete(apiVersion: string, kind: string, namespace: string, name: string): Promise<RestResponse> {
     return this.call('DELETE', `${collectionPath(apiVersion, kind, namespace)}/${name}`);
   }

@@ -18,6 +18,7 @@ import { statusFromError, successStatus } from '../status.js';
 import { deleteOptions } from './delete-options.js';
 import { list, refuseWatch } from './list.js';
 import { presentAs } from './present.js';
+import { admitAgainstStore } from '../store-admission.js';
 
 export interface ResourceDeps {
   store: ObjectStore;
@@ -122,7 +123,7 @@ async function create(path: ResourcePath, call: Call): Promise<ApiResponse> {
   const body = parseObjectBody(call.request);
   call.bodies.push(body);
   const namespace = path.namespace ?? namespaceOfBody(body);
-  const admitted = call.deps.admission.create(body, target(path, namespace));
+  const admitted = await admitAgainstStore(call.deps.admission.create(body, target(path, namespace)), undefined, call.deps.store);
   if (call.dryRun) return jsonResponse(201, shown(admitted, path, call));
   const stored = await call.deps.store.create(admitted);
   return jsonResponse(201, shown(stored, path, call));
@@ -153,7 +154,9 @@ async function replace(path: NamedPath, call: Call): Promise<ApiResponse> {
 async function write(body: unknown, old: StoredObject, path: NamedPath, call: Call): Promise<ApiResponse> {
   const t = target(path, path.namespace);
   const status = path.subresource === 'status';
-  const admitted = status ? call.deps.admission.updateStatus(body, old, t) : call.deps.admission.update(body, old, t);
+  const admitted = status
+    ? call.deps.admission.updateStatus(body, old, t)
+    : await admitAgainstStore(call.deps.admission.update(body, old, t), old, call.deps.store);
   if (admitted.metadata.resourceVersion !== old.metadata.resourceVersion) {
     throw new ConflictError(`Operation cannot be fulfilled on ${path.info.plural} "${path.name}": the object has been modified; please apply your changes to the latest version and try again`, {
       details: { group: path.info.group, kind: path.info.plural, name: path.name },

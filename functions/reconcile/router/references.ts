@@ -12,6 +12,7 @@ export function refersTo(referrer: StoredObject, field: ReferrerField, target: S
   if (field === 'spec.clusterName') {
     return target.kind === 'Cluster' && stringAt(referrer, 'spec', 'clusterName') === target.metadata.name;
   }
+  if (field === 'spec.topology.classRef') return classRefersTo(referrer, target);
   const ref = valueAt(referrer, ...field.split('.'));
   if (!isRecord(ref)) return false;
   if (ref.kind !== target.kind || ref.name !== target.metadata.name) return false;
@@ -24,12 +25,24 @@ export function refersTo(referrer: StoredObject, field: ReferrerField, target: S
   return group === undefined || group === groupOf(target.apiVersion);
 }
 
+/** `spec.topology.classRef {name, namespace?}` names a ClusterClass (namespace defaults to the Cluster's). */
+function classRefersTo(referrer: StoredObject, target: StoredObject): boolean {
+  if (target.kind !== 'ClusterClass') return false;
+  const name = stringAt(referrer, 'spec', 'topology', 'classRef', 'name');
+  const namespace = stringAt(referrer, 'spec', 'topology', 'classRef', 'namespace') || referrer.metadata.namespace;
+  return name === target.metadata.name && namespace === target.metadata.namespace;
+}
+
 /** The object of `kind` that `source` names through `field`, if it names one of that kind. */
 export function referencedKey(source: StoredObject, field: ReferrerField, kind: GroupKind): ObjectKey | undefined {
   const namespace = source.metadata.namespace;
   if (field === 'spec.clusterName') {
     const name = stringAt(source, 'spec', 'clusterName');
     return name && kind.kind === 'Cluster' && kind.group === 'cluster.x-k8s.io' ? { ...kind, namespace, name } : undefined;
+  }
+  if (field === 'spec.topology.classRef') {
+    const name = stringAt(source, 'spec', 'topology', 'classRef', 'name');
+    return name && kind.kind === 'ClusterClass' && kind.group === 'cluster.x-k8s.io' ? { ...kind, namespace, name } : undefined;
   }
   const ref = valueAt(source, ...field.split('.'));
   if (!isRecord(ref) || ref.kind !== kind.kind || typeof ref.name !== 'string') return undefined;

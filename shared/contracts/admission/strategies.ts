@@ -12,6 +12,7 @@ import { kubeadmConfigSchema, kubeadmConfigTemplateSchema } from '../schemas/boo
 import { schemaFor } from '../schemas/catalog.js';
 import { kubeadmControlPlaneSchema } from '../schemas/controlplane/kubeadm-control-plane.js';
 import { clusterSchema } from '../schemas/core/cluster.js';
+import { clusterClassSchema } from '../schemas/core/cluster-class.js';
 import { machineSchema } from '../schemas/core/machine.js';
 import { machineDeploymentSchema } from '../schemas/core/machine-deployment.js';
 import { machineHealthCheckSchema } from '../schemas/core/machine-health-check.js';
@@ -21,6 +22,7 @@ import { BOOTSTRAP_GROUP, CLUSTER_GROUP, CONTROL_PLANE_GROUP, CORE_GROUP, IPAM_G
 import { inClusterIPPoolSchema } from '../schemas/ipam/in-cluster-ip-pool.js';
 import { ipAddressClaimSchema, ipAddressSchema } from '../schemas/ipam/ip-address.js';
 import type { ValidationContext } from '../validation/context.js';
+import { validateClusterClass } from '../validation/cluster-class.js';
 import { validateCluster, validateMachine, validateMachineDeployment, validateMachineSet } from '../validation/core.js';
 import type { FieldError } from '../validation/field-error.js';
 import { validateInClusterIPPool, validateIPAddress, validateIPAddressClaim } from '../validation/ipam.js';
@@ -63,6 +65,7 @@ function erase<T extends KubeObject>(kind: KindStrategy<T>): AdmissionStrategy {
 const STRATEGIES: ReadonlyMap<string, AdmissionStrategy> = new Map([
   [`${CORE_GROUP}/Secret`, erase({ schema: secretSchema, defaults: defaultSecret })],
   [`${CLUSTER_GROUP}/Cluster`, erase({ schema: clusterSchema, defaults: defaultCluster, validate: validateCluster })],
+  [`${CLUSTER_GROUP}/ClusterClass`, erase({ schema: clusterClassSchema, validate: validateClusterClass })],
   [`${CLUSTER_GROUP}/Machine`, erase({ schema: machineSchema, defaults: defaultMachine, validate: validateMachine })],
   [`${CLUSTER_GROUP}/MachineSet`, erase({ schema: machineSetSchema, defaults: defaultMachineSet, validate: validateMachineSet })],
   [

@@ -23,6 +23,7 @@ import { isRecord, type JsonRecord } from '../json.js';
 import { BOOTSTRAP_GROUP, CLUSTER_GROUP, CONTROL_PLANE_GROUP } from '../schemas/groups.js';
 import { durationToSeconds } from './durations.js';
 import { deleteAt, getAt, moveAt } from './json-paths.js';
+import { convertClusterClass } from './cluster-class-v1beta1.js';
 import { convertKubeadmConfigSpec } from './kubeadm-v1beta1.js';
 
 type Converter = (obj: JsonRecord) => void;
@@ -95,6 +96,7 @@ function convertMachineHealthCheck(obj: JsonRecord): void {
 
 const CONVERTERS: Readonly<Record<string, Converter>> = {
   [`${CLUSTER_GROUP}/Cluster`]: convertCluster,
+  [`${CLUSTER_GROUP}/ClusterClass`]: convertClusterClass,
   [`${CLUSTER_GROUP}/Machine`]: (obj) => convertMachineSpec(obj, ['spec']),
   [`${CLUSTER_GROUP}/MachineSet`]: (obj) => {
     convertMachineSetLike(obj);

@@ -28,7 +28,7 @@ export const CORE_PROVIDER: ProviderDescriptor = {
   type: 'CoreProvider',
   kinds: [
     ...kindsOf('', ['Secret', 'ConfigMap']),
-    ...kindsOf(CORE_GROUP, ['Cluster', 'Machine', 'MachineSet', 'MachineDeployment', 'MachineHealthCheck']),
+    ...kindsOf(CORE_GROUP, ['Cluster', 'ClusterClass', 'Machine', 'MachineSet', 'MachineDeployment', 'MachineHealthCheck']),
   ],
   contracts: [],
 };
@@ -129,6 +129,32 @@ export const IN_CLUSTER_IPAM_PROVIDER: ProviderDescriptor = {
   ],
 };
 
+/**
+ * Cluster API's development provider kinds (Dev*): `backend.inMemory` is simulated by capless's
+ * in-memory provider; `backend.docker` waits with ProviderNotInstalled (no Docker here).
+ */
+export const DEV_PROVIDER: ProviderDescriptor = {
+  name: 'dev',
+  type: 'InfrastructureProvider',
+  kinds: kindsOf(INFRASTRUCTURE_GROUP, ['DevCluster', 'DevClusterTemplate', 'DevMachine', 'DevMachineTemplate', 'DevMachinePoolTemplate']),
+  contracts: [
+    {
+      group: INFRASTRUCTURE_GROUP,
+      kind: 'DevCluster',
+      role: 'InfrastructureCluster',
+      contractVersion: 'v1beta2',
+      templateKind: 'DevClusterTemplate',
+    },
+    {
+      group: INFRASTRUCTURE_GROUP,
+      kind: 'DevMachine',
+      role: 'InfrastructureMachine',
+      contractVersion: 'v1beta2',
+      templateKind: 'DevMachineTemplate',
+    },
+  ],
+};
+
 export const BUILTIN_PROVIDERS: readonly ProviderDescriptor[] = [
   CORE_PROVIDER,
   KUBEADM_BOOTSTRAP_PROVIDER,
@@ -136,4 +162,5 @@ export const BUILTIN_PROVIDERS: readonly ProviderDescriptor[] = [
   IN_MEMORY_PROVIDER,
   DOCKER_PROVIDER,
   IN_CLUSTER_IPAM_PROVIDER,
+  DEV_PROVIDER,
 ];

@@ -10,6 +10,7 @@ import { clusterctlMetadataSchema, clusterctlProviderSchema } from './clusterctl
 import { looseKindSchema } from './common/envelope.js';
 import { kubeadmControlPlaneSchema, kubeadmControlPlaneTemplateSchema } from './controlplane/kubeadm-control-plane.js';
 import { clusterSchema } from './core/cluster.js';
+import { clusterClassSchema } from './core/cluster-class.js';
 import { machineSchema } from './core/machine.js';
 import { machineDeploymentSchema } from './core/machine-deployment.js';
 import { machineHealthCheckSchema } from './core/machine-health-check.js';
@@ -33,6 +34,13 @@ import {
   dockerMachineTemplateSchema,
 } from './infrastructure/docker.js';
 import {
+  devClusterSchema,
+  devClusterTemplateSchema,
+  devMachinePoolTemplateSchema,
+  devMachineSchema,
+  devMachineTemplateSchema,
+} from './infrastructure/dev.js';
+import {
   inMemoryClusterSchema,
   inMemoryClusterTemplateSchema,
   inMemoryMachineSchema,
@@ -50,6 +58,7 @@ const entries: ReadonlyArray<readonly [string, string, z.ZodType<KubeObject>]> =
   [CLUSTER_GROUP, 'MachineSet', machineSetSchema],
   [CLUSTER_GROUP, 'MachineDeployment', machineDeploymentSchema],
   [CLUSTER_GROUP, 'MachineHealthCheck', machineHealthCheckSchema],
+  [CLUSTER_GROUP, 'ClusterClass', clusterClassSchema],
   [BOOTSTRAP_GROUP, 'KubeadmConfig', kubeadmConfigSchema],
   [BOOTSTRAP_GROUP, 'KubeadmConfigTemplate', kubeadmConfigTemplateSchema],
   [CONTROL_PLANE_GROUP, 'KubeadmControlPlane', kubeadmControlPlaneSchema],
@@ -62,6 +71,11 @@ const entries: ReadonlyArray<readonly [string, string, z.ZodType<KubeObject>]> =
   [INFRASTRUCTURE_GROUP, 'DockerClusterTemplate', dockerClusterTemplateSchema],
   [INFRASTRUCTURE_GROUP, 'DockerMachine', dockerMachineSchema],
   [INFRASTRUCTURE_GROUP, 'DockerMachineTemplate', dockerMachineTemplateSchema],
+  [INFRASTRUCTURE_GROUP, 'DevCluster', devClusterSchema],
+  [INFRASTRUCTURE_GROUP, 'DevClusterTemplate', devClusterTemplateSchema],
+  [INFRASTRUCTURE_GROUP, 'DevMachine', devMachineSchema],
+  [INFRASTRUCTURE_GROUP, 'DevMachineTemplate', devMachineTemplateSchema],
+  [INFRASTRUCTURE_GROUP, 'DevMachinePoolTemplate', devMachinePoolTemplateSchema],
   [IPAM_GROUP, 'IPAddressClaim', ipAddressClaimSchema],
   [IPAM_GROUP, 'IPAddress', ipAddressSchema],
   [IPAM_GROUP, 'InClusterIPPool', inClusterIPPoolSchema],

@@ -15,6 +15,8 @@ import {
   summarizeClusterPhase,
 } from './phases.js';
 import { type ClusterScope, createClusterScope } from './scope.js';
+import { beforeClusterDeletePhase } from '../../topology/cluster/delete-phase.js';
+import { reconcileTopologyPhase } from '../../topology/cluster/phase.js';
 import { computeClusterStatus } from './status.js';
 
 export const CLUSTER_FINALIZER = 'cluster.cluster.x-k8s.io';
@@ -32,16 +34,19 @@ export const clusterReconciler: ReconcilerDefinition<ClusterScope> = {
     // A deleting Cluster waits for its worker Machines (owned by MachineSets, garbage-collected
     // after them) to be gone: their removals wake it (deleteWorkersPhase), nothing else of theirs does.
     { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'clusterLabel', on: ['REMOVE'] },
+    // Topology clusters follow their ClusterClass (a changed class rolls out; a reconciled one unblocks them).
+    { kind: { group: CORE_GROUP, kind: 'ClusterClass' }, by: 'referrer', field: 'spec.topology.classRef', changes: ['metadata.generation', 'status.observedGeneration', 'status.conditions'] },
   ],
   createScope: createClusterScope,
   phases: [
     labelClusterPhase,
+    reconcileTopologyPhase,
     reconcileInfrastructurePhase,
     reconcileControlPlanePhase,
     reconcileDescendantsPhase,
     persistClusterPhase,
     summarizeClusterPhase,
   ],
-  deletePhases: [startClusterDeletionPhase, deleteWorkersPhase, deleteControlPlanePhase, deleteInfrastructurePhase],
+  deletePhases: [beforeClusterDeletePhase, startClusterDeletionPhase, deleteWorkersPhase, deleteControlPlanePhase, deleteInfrastructurePhase],
   computeStatus: computeClusterStatus,
 };

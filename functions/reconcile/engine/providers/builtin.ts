@@ -6,6 +6,7 @@
 
 import {
   CORE_PROVIDER,
+  DEV_PROVIDER,
   DOCKER_PROVIDER,
   IN_CLUSTER_IPAM_PROVIDER,
   IN_MEMORY_PROVIDER,
@@ -15,6 +16,9 @@ import {
 import { clusterReconciler } from '../../core/cluster/reconciler.js';
 import { ipAddressClaimReconciler } from '../../ipam/claim/reconciler.js';
 import { globalInClusterIPPoolReconciler, inClusterIPPoolReconciler } from '../../ipam/pool/reconciler.js';
+import { clusterClassReconciler } from '../../topology/clusterclass/reconciler.js';
+import { devClusterReconciler } from '../../infrastructure/dev/cluster-reconciler.js';
+import { devMachineReconciler } from '../../infrastructure/dev/machine-reconciler.js';
 import { inMemoryClusterReconciler } from '../../infrastructure/inmemory/cluster/reconciler.js';
 import { inMemoryMachineReconciler } from '../../infrastructure/inmemory/machine/reconciler.js';
 import { kubeadmConfigReconciler } from '../../kubeadm/bootstrap/reconciler.js';
@@ -29,7 +33,7 @@ export function builtinProviderRegistry(): ProviderRegistry {
   return new ProviderRegistry()
     .registerProvider({
       ...CORE_PROVIDER,
-      reconcilers: [clusterReconciler, machineDeploymentReconciler, machineSetReconciler, machineReconciler, machineHealthCheckReconciler],
+      reconcilers: [clusterReconciler, clusterClassReconciler, machineDeploymentReconciler, machineSetReconciler, machineReconciler, machineHealthCheckReconciler],
     })
     .registerProvider({ ...KUBEADM_BOOTSTRAP_PROVIDER, reconcilers: [kubeadmConfigReconciler] })
     .registerProvider({ ...KUBEADM_CONTROL_PLANE_PROVIDER, reconcilers: [kubeadmControlPlaneReconciler] })
@@ -38,7 +42,8 @@ export function builtinProviderRegistry(): ProviderRegistry {
     .registerProvider({
       ...IN_CLUSTER_IPAM_PROVIDER,
       reconcilers: [ipAddressClaimReconciler, inClusterIPPoolReconciler, globalInClusterIPPoolReconciler],
-    });
+    })
+    .registerProvider({ ...DEV_PROVIDER, reconcilers: [devClusterReconciler, devMachineReconciler] });
 }
 
 /** Alias used by the embedded control plane (local/control-plane.ts). */

@@ -73,7 +73,8 @@ export type ReferrerField =
   | 'spec.template.spec.bootstrap.configRef'
   | 'spec.machineTemplate.spec.infrastructureRef'
   | 'spec.poolRef'
-  | 'spec.clusterName';
+  | 'spec.clusterName'
+  | 'spec.topology.classRef';
 
 export interface ReconcilerDefinition<S extends Scope> {
   kind: GroupKind;

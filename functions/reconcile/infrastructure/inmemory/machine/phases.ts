@@ -15,7 +15,7 @@ export async function ownerMachinePhase(s: InMemoryMachineScope): Promise<PhaseR
       ? await s.ctx.store.get({ group: CORE_GROUP, kind: 'Machine', namespace: s.object.metadata.namespace, name: owner.name })
       : undefined;
   if (!machine) {
-    s.conditions.push({ type: 'Ready', status: 'False', reason: 'WaitingForMachine', message: 'no Machine controls this InMemoryMachine yet' });
+    s.conditions.push({ type: 'Ready', status: 'False', reason: 'WaitingForMachine', message: `no Machine controls this ${s.object.kind} yet` });
     return { stop: true };
   }
   s.machine = machine;
@@ -33,13 +33,13 @@ function notYet(s: InMemoryMachineScope): PhaseResult | undefined {
     s.conditions.push({ type: 'Ready', status: 'False', reason: 'NeverReady', message: 'spec.failure.mode is NeverReady: the simulated VM never comes up' });
     return { stop: true };
   }
-  if (s.object.spec?.providerID === inMemoryProviderID(s.object.metadata.namespace, s.object.metadata.name)) return undefined;
+  if (s.object.spec?.providerID === inMemoryProviderID(s.object.metadata.namespace, s.object.metadata.name, s.object.kind)) return undefined;
   if (!stringAt(s.machine, 'spec', 'bootstrap', 'dataSecretName')) {
     // No timer: the Machine watch (reconciler.ts) delivers the change that sets the data secret.
     s.conditions.push({ type: 'Ready', status: 'False', reason: 'WaitingForBootstrapData', message: 'the Machine has no bootstrap data secret yet' });
     return { stop: true };
   }
-  const remaining = secondsUntilReady(s.object, s.ctx.clock.now());
+  const remaining = secondsUntilReady(s.object, s.ctx.clock.now(), s.startupSeconds);
   if (remaining > 0) {
     s.conditions.push({ type: 'Ready', status: 'False', reason: 'VMProvisioning', message: `the simulated VM is up in ${remaining}s` });
     return { stop: true, requeueAfterSeconds: remaining };
@@ -50,7 +50,7 @@ function notYet(s: InMemoryMachineScope): PhaseResult | undefined {
 export async function provisionPhase(s: InMemoryMachineScope): Promise<PhaseResult> {
   const waiting = notYet(s);
   if (waiting) return waiting;
-  const providerID = inMemoryProviderID(s.object.metadata.namespace, s.object.metadata.name);
+  const providerID = inMemoryProviderID(s.object.metadata.namespace, s.object.metadata.name, s.object.kind);
   if (s.object.spec?.providerID !== providerID) {
     s.object = await s.ctx.store.update({ ...s.object, spec: { ...s.object.spec, providerID } });
   }

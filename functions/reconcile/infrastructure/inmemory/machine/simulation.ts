@@ -25,9 +25,9 @@ export function startupSecondsOf(obj: StoredObject): number {
 }
 
 /** Seconds until the VM is up, measured from creation; 0 when it is. */
-export function secondsUntilReady(obj: StoredObject, now: Date): number {
+export function secondsUntilReady(obj: StoredObject, now: Date, startupSeconds = startupSecondsOf(obj)): number {
   const created = new Date(obj.metadata.creationTimestamp).getTime();
-  const readyAt = created + startupSecondsOf(obj) * 1000;
+  const readyAt = created + startupSeconds * 1000;
   return Math.max(0, Math.ceil((readyAt - now.getTime()) / 1000));
 }
 

@@ -1,0 +1,42 @@
+/**
+ * DevMachine (Cluster API's development provider): `backend.inMemory` runs the in-memory provider's
+ * simulated VM (the same phases as InMemoryMachine, start-up time from the backend's stage
+ * durations and jitter); `backend.docker` has no backend here and waits with ProviderNotInstalled.
+ */
+
+import { CORE_GROUP, INFRASTRUCTURE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
+import type { StoredObject } from '../../../../shared/contracts/object.js';
+import type { PhaseResult, ReconcileContext, ReconcilerDefinition } from '../../engine/skeleton/types.js';
+import { ownerMachinePhase, provisionPhase } from '../inmemory/machine/phases.js';
+import type { InMemoryMachineScope } from '../inmemory/machine/scope.js';
+import { computeInMemoryMachineStatus } from '../inmemory/machine/status.js';
+import { devBackendOf, devStartupSeconds } from './backend.js';
+import { backendNotServedCondition } from './not-served.js';
+
+export function createDevMachineScope(ctx: ReconcileContext, object: StoredObject): InMemoryMachineScope {
+  return { ctx, object, conditions: [], provisioned: false, startupSeconds: devStartupSeconds(object) };
+}
+
+/** Only the in-memory backend runs here; any other stops the reconcile with a condition saying so. */
+export function inMemoryBackendPhase(s: InMemoryMachineScope): PhaseResult {
+  const backend = devBackendOf(s.object);
+  if (backend === 'inMemory') return {};
+  s.conditions.push(backendNotServedCondition(s.object.kind, backend));
+  return { stop: true };
+}
+
+export const devMachineReconciler: ReconcilerDefinition<InMemoryMachineScope> = {
+  kind: { group: INFRASTRUCTURE_GROUP, kind: 'DevMachine' },
+  watches: [
+    {
+      kind: { group: CORE_GROUP, kind: 'Machine' },
+      by: 'reference',
+      field: 'spec.infrastructureRef',
+      changes: ['spec.bootstrap.dataSecretName', 'spec.failureDomain', 'metadata.deletionTimestamp', 'metadata.ownerReferences'],
+    },
+  ],
+  createScope: createDevMachineScope,
+  phases: [inMemoryBackendPhase, ownerMachinePhase, provisionPhase],
+  deletePhases: [],
+  computeStatus: computeInMemoryMachineStatus,
+};

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { builtinProviderRegistry } from '../../../../functions/reconcile/engine/providers/builtin.js';
+import { ReconcilerRegistry } from '../../../../functions/reconcile/engine/registry.js';
+import { routeChange } from '../../../../functions/reconcile/router/route-change.js';
+import type { StoredObject } from '../../../../shared/contracts/object.js';
+import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
+
+const meta = (name: string, namespace = 'ns') => ({ name, namespace, uid: `${namespace}-${name}`, resourceVersion: '1', generation: 1, creationTimestamp: '2026-01-01T00:00:00Z' });
+
+function clusterClass(name: string, namespace = 'ns', generation = 1): StoredObject {
+  return { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'ClusterClass', metadata: { ...meta(name, namespace), generation }, spec: {} };
+}
+
+function topologyCluster(name: string, classRef: Record<string, string>): StoredObject {
+  return { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: meta(name), spec: { topology: { classRef, version: 'v1.33.0' } } };
+}
+
+describe('a ClusterClass change wakes the topology Clusters that use it', () => {
+  it.each<[string, StoredObject, string[]]>([
+    ['same namespace, by name', clusterClass('cc'), ['a', 'c']],
+    ['another class', clusterClass('other'), []],
+    ['a class of the same name elsewhere', clusterClass('cc', 'elsewhere'), []],
+  ])('%s', async (_name, changed, expected) => {
+    const store = new MemoryObjectStore();
+    for (const c of [topologyCluster('a', { name: 'cc' }), topologyCluster('b', { name: 'other-class' }), topologyCluster('c', { name: 'cc', namespace: 'ns' })]) {
+      await store.create(c);
+    }
+    const registry = new ReconcilerRegistry(builtinProviderRegistry().reconcilers());
+    const before = { ...changed, metadata: { ...changed.metadata, generation: 1 } };
+    const after = { ...changed, metadata: { ...changed.metadata, generation: 2 } };
+    const requests = await routeChange({ type: 'MODIFY', oldObject: before, newObject: after }, registry, store);
+    expect(requests.filter((r) => r.kind === 'Cluster').map((r) => r.name).sort()).toEqual(expected);
+  });
+});
