@@ -1,4 +1,5 @@
 import type { GroupKind } from './object.js';
+import { AWS_KINDS } from './providers/aws/aws-kinds.js';
 
 /** Everything the API, the store and the router need to know about a kind. */
 export interface KindInfo extends GroupKind {
@@ -44,6 +45,7 @@ export const BUILTIN_KINDS: readonly KindInfo[] = [
   kind(INFRASTRUCTURE, 'DockerClusterTemplate', 'dockerclustertemplates', V1BETA2, { statusSubresource: false }),
   kind(INFRASTRUCTURE, 'DockerMachine', 'dockermachines', V1BETA2),
   kind(INFRASTRUCTURE, 'DockerMachineTemplate', 'dockermachinetemplates', V1BETA2, { statusSubresource: false }),
+  ...AWS_KINDS,
   kind('ipam.cluster.x-k8s.io', 'IPAddressClaim', 'ipaddressclaims', V1BETA2),
   kind('ipam.cluster.x-k8s.io', 'IPAddress', 'ipaddresses', V1BETA2, { statusSubresource: false }),
   kind('runtime.cluster.x-k8s.io', 'ExtensionConfig', 'extensionconfigs', ['v1beta2']),

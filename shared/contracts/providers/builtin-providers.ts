@@ -6,6 +6,7 @@
 
 import { BUILTIN_KINDS, type KindInfo } from '../kinds.js';
 import type { ProviderKindContract, ProviderType } from '../provider-contract.js';
+import { AWS_PROVIDER } from './aws/aws-provider.js';
 
 export interface ProviderDescriptor {
   name: string;
@@ -119,4 +120,5 @@ export const BUILTIN_PROVIDERS: readonly ProviderDescriptor[] = [
   KUBEADM_CONTROL_PLANE_PROVIDER,
   IN_MEMORY_PROVIDER,
   DOCKER_PROVIDER,
+  AWS_PROVIDER,
 ];

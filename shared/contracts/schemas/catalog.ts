@@ -38,6 +38,7 @@ import {
   inMemoryMachineSchema,
   inMemoryMachineTemplateSchema,
 } from './infrastructure/in-memory.js';
+import { awsClusterSchema, awsClusterTemplateSchema, awsMachineSchema, awsMachineTemplateSchema } from './infrastructure/aws/aws.js';
 import { ipAddressClaimSchema, ipAddressSchema } from './ipam/ip-address.js';
 import { extensionConfigSchema } from './runtime/extension-config.js';
 
@@ -61,6 +62,10 @@ const entries: ReadonlyArray<readonly [string, string, z.ZodType<KubeObject>]> =
   [INFRASTRUCTURE_GROUP, 'DockerClusterTemplate', dockerClusterTemplateSchema],
   [INFRASTRUCTURE_GROUP, 'DockerMachine', dockerMachineSchema],
   [INFRASTRUCTURE_GROUP, 'DockerMachineTemplate', dockerMachineTemplateSchema],
+  [INFRASTRUCTURE_GROUP, 'AWSCluster', awsClusterSchema],
+  [INFRASTRUCTURE_GROUP, 'AWSClusterTemplate', awsClusterTemplateSchema],
+  [INFRASTRUCTURE_GROUP, 'AWSMachine', awsMachineSchema],
+  [INFRASTRUCTURE_GROUP, 'AWSMachineTemplate', awsMachineTemplateSchema],
   [IPAM_GROUP, 'IPAddressClaim', ipAddressClaimSchema],
   [IPAM_GROUP, 'IPAddress', ipAddressSchema],
   [RUNTIME_GROUP, 'ExtensionConfig', extensionConfigSchema],
