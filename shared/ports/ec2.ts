@@ -180,6 +180,7 @@ export interface Ec2SecurityGroups {
   describeSecurityGroups(query: Query): Promise<SecurityGroup[]>;
   createSecurityGroup(request: { vpcId: string; name: string; description: string; tags: Tags }): Promise<SecurityGroup>;
   authorizeIngress(groupId: string, rules: readonly IngressRule[]): Promise<void>;
+  revokeIngress(groupId: string, rules: readonly IngressRule[]): Promise<void>;
   deleteSecurityGroup(groupId: string): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The default provider registry: core, kubeadm bootstrap, kubeadm control plane and in-memory
- * infrastructure with their reconcilers; Docker kinds are accepted but nothing reconciles them.
+ * infrastructure and Cluster API Provider AWS with their reconcilers; Docker kinds are accepted but nothing reconciles them.
  * Each is registered exactly as an external provider would be.
  */
 
@@ -11,7 +11,10 @@ import {
   KUBEADM_BOOTSTRAP_PROVIDER,
   KUBEADM_CONTROL_PLANE_PROVIDER,
 } from '../../../../shared/contracts/providers/builtin-providers.js';
+import { AWS_PROVIDER } from '../../../../shared/contracts/providers/aws/aws-provider.js';
 import { clusterReconciler } from '../../core/cluster/reconciler.js';
+import { awsClusterReconciler } from '../../infrastructure/aws/cluster/reconciler.js';
+import { awsMachineReconciler } from '../../infrastructure/aws/machine/reconciler.js';
 import { inMemoryClusterReconciler } from '../../infrastructure/inmemory/cluster/reconciler.js';
 import { inMemoryMachineReconciler } from '../../infrastructure/inmemory/machine/reconciler.js';
 import { kubeadmConfigReconciler } from '../../kubeadm/bootstrap/reconciler.js';
@@ -30,7 +33,8 @@ export function builtinProviderRegistry(): ProviderRegistry {
     .registerProvider({ ...KUBEADM_BOOTSTRAP_PROVIDER, reconcilers: [kubeadmConfigReconciler] })
     .registerProvider({ ...KUBEADM_CONTROL_PLANE_PROVIDER, reconcilers: [kubeadmControlPlaneReconciler] })
     .registerProvider({ ...IN_MEMORY_PROVIDER, reconcilers: [inMemoryClusterReconciler, inMemoryMachineReconciler] })
-    .registerProvider({ ...DOCKER_PROVIDER, reconcilers: [] });
+    .registerProvider({ ...DOCKER_PROVIDER, reconcilers: [] })
+    .registerProvider({ ...AWS_PROVIDER, reconcilers: [awsClusterReconciler, awsMachineReconciler] });
 }
 
 /** Alias used by the embedded control plane (local/control-plane.ts). */

@@ -35,6 +35,7 @@ import {
   ModifySubnetAttributeCommand,
   ModifyVpcAttributeCommand,
   ReleaseAddressCommand,
+  RevokeSecurityGroupIngressCommand,
   type NatGateway as SdkNatGateway,
   type RouteTable as SdkRouteTable,
   type SecurityGroup as SdkSecurityGroup,
@@ -310,6 +311,13 @@ export class SdkEc2 extends SdkEc2Instances implements Ec2 {
     if (rules.length === 0) return;
     await sdkCall('AuthorizeSecurityGroupIngress', () =>
       this.client.send(new AuthorizeSecurityGroupIngressCommand({ GroupId: groupId, IpPermissions: rules.map(ipPermission) })),
+    );
+  }
+
+  async revokeIngress(groupId: string, rules: readonly IngressRule[]): Promise<void> {
+    if (rules.length === 0) return;
+    await sdkCall('RevokeSecurityGroupIngress', () =>
+      this.client.send(new RevokeSecurityGroupIngressCommand({ GroupId: groupId, IpPermissions: rules.map(ipPermission) })),
     );
   }
 

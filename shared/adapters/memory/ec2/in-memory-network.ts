@@ -306,11 +306,18 @@ export class InMemoryEc2Network implements Ec2Network, Ec2SecurityGroups {
     group.ingress.push(...rules.map((r) => structuredClone(r)));
   }
 
+  async revokeIngress(groupId: string, rules: readonly IngressRule[]): Promise<void> {
+    const group = this.securityGroups.get(groupId);
+    if (!group) throw fail('RevokeSecurityGroupIngress', 'InvalidGroup.NotFound', `The security group '${groupId}' does not exist`);
+    const revoked = new Set(rules.map((r) => JSON.stringify(r)));
+    group.ingress = group.ingress.filter((r) => !revoked.has(JSON.stringify(r)));
+  }
+
   async deleteSecurityGroup(groupId: string): Promise<void> {
     if (!this.securityGroups.has(groupId)) throw fail('DeleteSecurityGroup', 'InvalidGroup.NotFound', `The security group '${groupId}' does not exist`);
-    if (this.securityGroupInUse(groupId)) throw fail('DeleteSecurityGroup', 'DependencyViolation', `resource ${groupId} has a dependent object`);
+    const referenced = [...this.securityGroups.values()].some((g) => g.id !== groupId && g.ingress.some((r) => r.sourceSecurityGroupIds?.includes(groupId)));
+    if (referenced || this.securityGroupInUse(groupId)) throw fail('DeleteSecurityGroup', 'DependencyViolation', `resource ${groupId} has a dependent object`);
     this.securityGroups.delete(groupId);
-    for (const other of this.securityGroups.values()) other.ingress = other.ingress.filter((r) => !r.sourceSecurityGroupIds?.includes(groupId));
   }
 
   /** A group referenced by a live instance (see the subclass). */

@@ -21,7 +21,7 @@ export const TAG_INTERNAL_ELB_ROLE = 'kubernetes.io/role/internal-elb';
 export const OWNED = 'owned';
 export const SHARED = 'shared';
 
-export type ResourceRole = 'control-plane' | 'node' | 'public' | 'private' | 'apiserver' | 'bastion' | 'common' | 'lb' | 'apiserver-lb';
+export type ResourceRole = 'control-plane' | 'controlplane' | 'node' | 'public' | 'private' | 'apiserver' | 'bastion' | 'common' | 'lb' | 'apiserver-lb';
 
 /** `sigs.k8s.io/cluster-api-provider-aws/cluster/<cluster>`: the ownership key. */
 export function capaClusterTagKey(cluster: string): string {
