@@ -53,29 +53,40 @@ async function deleteSecurityGroups(s: AwsClusterScope, ec2: Ec2): Promise<void>
   for (const group of groups) await ec2.deleteSecurityGroup(group.id);
 }
 
-/** True once nothing is left; false while NAT gateways are still being deleted. */
-async function deleteManagedNetwork(s: AwsClusterScope, ec2: Ec2): Promise<boolean> {
-  const owned = ownedFilters(s.clusterName);
-  const [vpc] = (await ec2.describeVpcs({ filters: owned })).filter((v) => isOwnedBy(v.tags, s.clusterName));
-  for (const table of await ec2.describeRouteTables({ filters: owned })) {
+async function deleteRouteTables(s: AwsClusterScope, ec2: Ec2): Promise<void> {
+  for (const table of await ec2.describeRouteTables({ filters: ownedFilters(s.clusterName) })) {
     if (!isOwnedBy(table.tags, s.clusterName)) continue;
     for (const association of table.associations) if (!association.main) await ec2.disassociateRouteTable(association.id);
     await ec2.deleteRouteTable(table.id);
   }
-  const nats = (await ec2.describeNatGateways({ filters: owned })).filter((n) => isOwnedBy(n.tags, s.clusterName) && n.state !== 'deleted');
+}
+
+/** True once every NAT gateway of the cluster is deleted (they take minutes on AWS). */
+async function deleteNatGateways(s: AwsClusterScope, ec2: Ec2): Promise<boolean> {
+  const nats = (await ec2.describeNatGateways({ filters: ownedFilters(s.clusterName) })).filter((n) => isOwnedBy(n.tags, s.clusterName) && n.state !== 'deleted');
   for (const nat of nats) if (nat.state !== 'deleting') await ec2.deleteNatGateway(nat.id);
-  if (nats.length > 0) {
-    const remaining = (await ec2.describeNatGateways({ ids: nats.map((n) => n.id) })).filter((n) => n.state !== 'deleted');
-    if (remaining.length > 0) return false;
-  }
-  for (const address of await ec2.describeAddresses({ filters: owned })) if (isOwnedBy(address.tags, s.clusterName)) await ec2.releaseAddress(address.allocationId);
-  for (const gateway of await ec2.describeInternetGateways({ filters: owned })) {
-    if (!isOwnedBy(gateway.tags, s.clusterName)) continue;
+  if (nats.length === 0) return true;
+  const remaining = (await ec2.describeNatGateways({ ids: nats.map((n) => n.id) })).filter((n) => n.state !== 'deleted');
+  return remaining.length === 0;
+}
+
+async function deleteGatewaysSubnetsAndVpc(s: AwsClusterScope, ec2: Ec2): Promise<void> {
+  const owned = ownedFilters(s.clusterName);
+  const mine = <T extends { tags: Readonly<Record<string, string>> }>(items: T[]) => items.filter((item) => isOwnedBy(item.tags, s.clusterName));
+  for (const address of mine(await ec2.describeAddresses({ filters: owned }))) await ec2.releaseAddress(address.allocationId);
+  for (const gateway of mine(await ec2.describeInternetGateways({ filters: owned }))) {
     for (const vpcId of gateway.vpcIds) await ec2.detachInternetGateway(gateway.id, vpcId);
     await ec2.deleteInternetGateway(gateway.id);
   }
-  for (const subnet of await ec2.describeSubnets({ filters: owned })) if (isOwnedBy(subnet.tags, s.clusterName)) await ec2.deleteSubnet(subnet.id);
-  if (vpc) await ec2.deleteVpc(vpc.id);
+  for (const subnet of mine(await ec2.describeSubnets({ filters: owned }))) await ec2.deleteSubnet(subnet.id);
+  for (const vpc of mine(await ec2.describeVpcs({ filters: owned }))) await ec2.deleteVpc(vpc.id);
+}
+
+/** True once nothing is left; false while NAT gateways are still being deleted. */
+async function deleteManagedNetwork(s: AwsClusterScope, ec2: Ec2): Promise<boolean> {
+  await deleteRouteTables(s, ec2);
+  if (!(await deleteNatGateways(s, ec2))) return false;
+  await deleteGatewaysSubnetsAndVpc(s, ec2);
   return true;
 }
 

@@ -16,7 +16,7 @@ const THROTTLED_MIN_SECONDS = 30;
 
 export function backoffSeconds(previous: Condition | undefined, reason: string, now: Date, throttled: boolean): number {
   const floor = throttled ? THROTTLED_MIN_SECONDS : MIN_BACKOFF_SECONDS;
-  if (!previous || previous.status !== 'False' || previous.reason !== reason) return floor;
+  if (previous?.status !== 'False' || previous.reason !== reason) return floor;
   const lasted = Math.max(0, (now.getTime() - Date.parse(previous.lastTransitionTime)) / 1000);
   return Math.min(MAX_BACKOFF_SECONDS, Math.max(floor, Math.ceil(lasted * 2)));
 }

@@ -8,6 +8,8 @@
  * crashed run that is run again writes the same secrets and the same user data.
  */
 
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the boot script is bash, whose ${VAR} is meant literally
+
 import { gzipSync } from 'node:zlib';
 
 export const SECRET_CHUNK_BYTES = 7000;
