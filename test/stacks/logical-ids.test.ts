@@ -18,6 +18,8 @@ const KIND_NAMES = [
   'KubeadmControlPlane',
   'InMemoryCluster',
   'InMemoryMachine',
+  'AWSCluster',
+  'AWSMachine',
 ];
 
 describe('stateful logical IDs', () => {

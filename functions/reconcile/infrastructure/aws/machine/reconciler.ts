@@ -13,6 +13,7 @@ import { loadBalancerAttachPhase } from './load-balancer-phase.js';
 import { ownersPhase, prerequisitesPhase } from './owners-phase.js';
 import { AWS_MACHINE_FINALIZER, type AwsMachineScope, createAwsMachineScope } from './scope.js';
 import { secretsCleanupPhase } from './secrets-phase.js';
+import { awsMachinesOfStateChange } from './state-change-events.js';
 import { computeAwsMachineStatus } from './status.js';
 
 export const awsMachineReconciler: ReconcilerDefinition<AwsMachineScope> = {
@@ -32,4 +33,5 @@ export const awsMachineReconciler: ReconcilerDefinition<AwsMachineScope> = {
   phases: [ownersPhase, prerequisitesPhase, instancePhase, loadBalancerAttachPhase, secretsCleanupPhase],
   deletePhases: [deleteInstancePhase],
   computeStatus: computeAwsMachineStatus,
+  cloudEvents: awsMachinesOfStateChange,
 };
