@@ -80,3 +80,28 @@ describe('AWS kinds are admitted by the CRD schemas', () => {
     expect(rejection(obj)).toContain(field);
   });
 });
+
+describe('null fields of a custom resource spec', () => {
+  it('are dropped as the API server prunes them (CAPA template: selector.matchLabels: null)', () => {
+    const md = {
+      apiVersion: 'cluster.x-k8s.io/v1beta1',
+      kind: 'MachineDeployment',
+      metadata: { name: 'md', namespace: 'default' },
+      spec: {
+        clusterName: 'c1',
+        replicas: 1,
+        selector: { matchLabels: null },
+        template: {
+          spec: {
+            clusterName: 'c1',
+            version: 'v1.32.0',
+            bootstrap: { configRef: { apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta1', kind: 'KubeadmConfigTemplate', name: 'md' } },
+            infrastructureRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'AWSMachineTemplate', name: 'md' },
+          },
+        },
+      },
+    };
+    const admitted = admitCreate(md, ctx);
+    expect(valueAt(admitted, 'spec', 'selector', 'matchLabels')).not.toBeNull();
+  });
+});

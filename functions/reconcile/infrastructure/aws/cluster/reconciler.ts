@@ -4,7 +4,7 @@
  * domains and `spec.controlPlaneEndpoint` once they exist.
  */
 
-import { AWS_CLUSTER_KIND } from '../../../../../shared/contracts/providers/aws/aws-kinds.js';
+import { AWS_CLUSTER_KIND, AWS_MACHINE_KIND } from '../../../../../shared/contracts/providers/aws/aws-kinds.js';
 import type { PhaseResult, ReconcilerDefinition } from '../../../engine/skeleton/types.js';
 import { deleteInfrastructurePhase, waitForMachinesPhase } from './delete-phases.js';
 import { gatewaysPhase } from './gateways-phase.js';
@@ -24,7 +24,8 @@ export function readyPhase(s: AwsClusterScope): PhaseResult {
 export const awsClusterReconciler: ReconcilerDefinition<AwsClusterScope> = {
   kind: AWS_CLUSTER_KIND,
   finalizer: AWS_CLUSTER_FINALIZER,
-  watches: [],
+  // A deleting AWSCluster waits for its AWSMachines: their removal wakes it (the requeue stays as a net).
+  watches: [{ kind: AWS_MACHINE_KIND, by: 'clusterLabel', changes: ['metadata.deletionTimestamp'] }],
   createScope: createAwsClusterScope,
   phases: [ownerPhase, vpcPhase, subnetsPhase, gatewaysPhase, securityGroupsPhase, loadBalancerPhase, readyPhase],
   deletePhases: [waitForMachinesPhase, deleteInfrastructurePhase],

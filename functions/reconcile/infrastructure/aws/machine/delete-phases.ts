@@ -53,7 +53,15 @@ export async function deleteInstancePhase(s: AwsMachineScope): Promise<PhaseResu
       return {};
     }
     await deregister(s, instance);
-    if (instance.state !== 'shutting-down') await s.cloud.ec2.terminateInstances([instance.id]);
+    if (instance.state !== 'shutting-down') {
+      await s.cloud.ec2.terminateInstances([instance.id]);
+      // Some EC2s (moto, LocalStack) terminate at once: no need to come back for it.
+      const [after] = await s.cloud.ec2.describeInstances({ ids: [instance.id] });
+      if (after?.state === 'terminated') {
+        instanceCondition(s, 'False', 'Deleted');
+        return {};
+      }
+    }
   } catch (error) {
     const reason = isCloudApiError(error) && error.code.startsWith('InvalidInstanceID.NotFound') ? 'InstanceNotFound' : 'DeletionFailed';
     return cloudFailure(s, INSTANCE_READY, reason, error);
