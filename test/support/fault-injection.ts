@@ -5,7 +5,6 @@
  * mid-reconcile. It fires once, then the run resumes as a restarted process would.
  */
 
-import type { InMemoryAwsCloudFactory } from '../../shared/adapters/memory/aws-cloud/in-memory-aws-cloud.js';
 import type { KubeObject, ObjectKey, StoredObject } from '../../shared/contracts/object.js';
 import type { AwsCloud, AwsCloudFactory } from '../../shared/ports/aws-cloud.js';
 import type { DeleteOptions, DeleteResult, ListQuery, ListResult, ObjectStore } from '../../shared/ports/object-store.js';
@@ -37,11 +36,23 @@ export class FaultPlan {
 
   disarm(): void {
     this.armedAt = undefined;
+    this.failing = undefined;
+  }
+
+  private failing?: { point: string; error: () => Error; remaining: number };
+
+  /** The next `times` calls of `point` fail with `error()` before reaching the cloud (throttling and the like). */
+  failCalls(point: string, error: () => Error, times: number): void {
+    this.failing = { point, error, remaining: times };
   }
 
   async around<T>(point: string, call: () => Promise<T>): Promise<T> {
     this.calls++;
     this.points.push(point);
+    if (this.failing && this.failing.point === point && this.failing.remaining > 0) {
+      this.failing.remaining--;
+      throw this.failing.error();
+    }
     const fire = this.armedAt !== undefined && this.calls === this.armedAt;
     if (fire) this.armedAt = undefined;
     if (fire && this.timing === 'before') throw this.crash(point);
@@ -69,7 +80,7 @@ function wrapPort<T extends object>(port: T, label: string, plan: FaultPlan): T 
 /** The cloud with every EC2, Secrets Manager and ELB call an await point of `plan`. */
 export class FaultyAwsCloud implements AwsCloudFactory {
   constructor(
-    readonly inner: InMemoryAwsCloudFactory,
+    readonly inner: AwsCloudFactory,
     private readonly plan: FaultPlan,
   ) {}
 
@@ -78,7 +89,7 @@ export class FaultyAwsCloud implements AwsCloudFactory {
     return {
       ec2: wrapPort(cloud.ec2, 'ec2', this.plan),
       secrets: wrapPort(cloud.secrets, 'secrets', this.plan),
-      loadBalancers: wrapPort(cloud.loadBalancers, 'elb', this.plan),
+      ...(cloud.loadBalancers ? { loadBalancers: wrapPort(cloud.loadBalancers, 'elb', this.plan) } : {}),
     };
   }
 }

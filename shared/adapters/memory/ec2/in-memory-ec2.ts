@@ -18,6 +18,8 @@ export interface InMemoryEc2Options extends Partial<InMemoryNetworkOptions> {
   describeLagCalls?: number;
   /** Instance profiles that exist (RunInstances fails on any other). Default: any name is accepted. */
   instanceProfiles?: readonly string[];
+  /** Instance types offered (RunInstances fails on any other). Default: any. */
+  instanceTypes?: readonly string[];
 }
 
 interface StoredInstance extends Instance {
@@ -34,12 +36,14 @@ export class InMemoryEc2 extends InMemoryEc2Network implements Ec2 {
   private readonly honourClientToken: boolean;
   private readonly describeLagCalls: number;
   private readonly instanceProfiles: ReadonlySet<string> | undefined;
+  private readonly instanceTypes: ReadonlySet<string> | undefined;
 
   constructor(options: InMemoryEc2Options = {}) {
     super({ region: options.region ?? 'us-east-1', ...(options.zones ? { zones: options.zones } : {}) });
     this.honourClientToken = options.honourClientToken ?? true;
     this.describeLagCalls = options.describeLagCalls ?? 0;
     this.instanceProfiles = options.instanceProfiles ? new Set(options.instanceProfiles) : undefined;
+    this.instanceTypes = options.instanceTypes ? new Set(options.instanceTypes) : undefined;
   }
 
   async describeInstances(query: Query): Promise<Instance[]> {
@@ -98,6 +102,9 @@ export class InMemoryEc2 extends InMemoryEc2Network implements Ec2 {
     }
     if (request.iamInstanceProfile && this.instanceProfiles && !this.instanceProfiles.has(request.iamInstanceProfile)) {
       throw new CloudApiError('RunInstances', 'InvalidParameterValue', `Value (${request.iamInstanceProfile}) for parameter iamInstanceProfile.name is invalid. Invalid IAM Instance Profile name`);
+    }
+    if (this.instanceTypes && !this.instanceTypes.has(request.instanceType)) {
+      throw new CloudApiError('RunInstances', 'InvalidParameterValue', `Invalid value '${request.instanceType}' for InstanceType.`);
     }
     if (!/^ami-[0-9a-f]+$/.test(request.imageId)) throw new CloudApiError('RunInstances', 'InvalidAMIID.Malformed', `Invalid id: "${request.imageId}"`);
     const n = this.instances.size + 1;
