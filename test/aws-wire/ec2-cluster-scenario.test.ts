@@ -128,6 +128,36 @@ describe.skipIf(documents === undefined)("CAPA's cluster template on moto", () =
     expect(vpcs.Vpcs).toHaveLength(1);
   });
 
+  it('scales the workers and upgrades the control plane: old instances terminated, new ones launched, never two for one AWSMachine', async () => {
+    const before = live(await clusterInstances());
+    await api.mergePatch(CORE, 'MachineDeployment', NS, `${CLUSTER}-md-0`, { spec: { replicas: 3 } });
+    await api.mergePatch('controlplane.cluster.x-k8s.io/v1beta2', 'KubeadmControlPlane', NS, `${CLUSTER}-control-plane`, { spec: { version: 'v1.33.0' } });
+    let maxPerAwsMachine = 0;
+    await eventually(
+      'three v1.33.0 control-plane and three worker Machines Running',
+      async (report) => {
+        const instances = live(await clusterInstances());
+        const perName = new Map<string, number>();
+        for (const i of instances) perName.set(tag(i, 'Name') ?? '', (perName.get(tag(i, 'Name') ?? '') ?? 0) + 1);
+        maxPerAwsMachine = Math.max(maxPerAwsMachine, ...perName.values());
+        const machines = await api.list(CORE, 'Machine', NS);
+        const running = machines.filter((m) => stringAt(m, 'status', 'phase') === 'Running');
+        const upgraded = running.filter((m) => m.metadata.labels?.['cluster.x-k8s.io/control-plane'] !== undefined && stringAt(m, 'spec', 'version') === 'v1.33.0');
+        report({ machines: machines.length, running: running.length, upgraded: upgraded.length, instances: instances.length });
+        return machines.length === 6 && running.length === 6 && upgraded.length === 3 && instances.length === 6 ? true : undefined;
+      },
+      { timeoutMs: 240_000, intervalMs: 1000 },
+    );
+    expect(maxPerAwsMachine).toBe(1);
+    const after = live(await clusterInstances());
+    const replacedControlPlane = before.filter((i) => tag(i, 'sigs.k8s.io/cluster-api-provider-aws/role') === 'control-plane');
+    for (const old of replacedControlPlane) expect(after.map((i) => i.InstanceId)).not.toContain(old.InstanceId);
+    const newControlPlane = after.filter((i) => tag(i, 'sigs.k8s.io/cluster-api-provider-aws/role') === 'control-plane');
+    expect(newControlPlane.map((i) => i.ImageId)).toEqual(['ami-0c0a0000000013300', 'ami-0c0a0000000013300', 'ami-0c0a0000000013300']);
+    const [targetGroup] = [...loadBalancers.targetGroups.values()];
+    expect([...(targetGroup?.targets ?? [])].sort()).toEqual(newControlPlane.map((i) => i.InstanceId).sort());
+  });
+
   it('deletes everything capless created', async () => {
     expect((await api.delete(CORE, 'Cluster', NS, CLUSTER)).status).toBeLessThan(300);
     await eventually(
