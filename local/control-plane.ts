@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SdkAwsCloudFactory } from '../shared/adapters/aws/aws-cloud/sdk-aws-cloud.js';
 import { handleApiRequest } from '../functions/api/api.js';
 import { bearerTokenAuthenticator } from '../functions/api/auth.js';
 import { pathAdmission } from '../functions/api/path-admission.js';
@@ -15,7 +16,8 @@ import { PROVIDER_LOOKUP_PORT } from '../shared/contracts/providers/provider-loo
 import { systemClock, type Clock } from '../shared/ports/clock.js';
 import { type Logger, silentLogger } from '../shared/ports/logger.js';
 import type { ChangeSource, ObjectStore } from '../shared/ports/object-store.js';
-import { WORKLOAD_CLUSTER_PORT } from '../shared/ports/workload-cluster.js';
+import { AWS_CLOUD_PORT, type AwsCloudFactory } from '../shared/ports/aws-cloud.js';
+import { WORKLOAD_CLUSTER_PORT, type WorkloadCluster } from '../shared/ports/workload-cluster.js';
 import { InMemoryWorkloadCluster } from '../shared/workload-cluster/in-memory-workload-cluster.js';
 import { InProcessWorkQueue } from '../shared/work/in-process-queue.js';
 import type { RequestHandler } from '../shared/work/request-outcome.js';
@@ -44,6 +46,10 @@ export interface ControlPlaneOptions {
   concurrency?: number;
   /** Seconds between full resyncs. Default 600 (Cluster API's 10 minutes). */
   resyncSeconds?: number;
+  /** The AWS provider's cloud; default the SDK (endpoints from AWS_ENDPOINT_URL*, region per AWSCluster). */
+  awsCloud?: AwsCloudFactory;
+  /** Where Machines find their Nodes; default the in-memory provider's simulated nodes. */
+  workloadCluster?: WorkloadCluster;
   /** Providers to run; default the built-ins. */
   providers?: ProviderRegistry;
   /** A store to use instead of DynamoDB (benchmarks: the in-memory store); no dynalite is started. */
@@ -101,7 +107,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     queue,
     clock,
     logger,
-    providers: { [PROVIDER_LOOKUP_PORT]: providers, [WORKLOAD_CLUSTER_PORT]: new InMemoryWorkloadCluster(store) },
+    providers: {
+      [PROVIDER_LOOKUP_PORT]: providers,
+      [WORKLOAD_CLUSTER_PORT]: options.workloadCluster ?? new InMemoryWorkloadCluster(store),
+      [AWS_CLOUD_PORT]: options.awsCloud ?? new SdkAwsCloudFactory(),
+    },
   };
 
   const unsubscribe = store.onChange((change) => {

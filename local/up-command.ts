@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { CliCommand } from '../cli/main.js';
+import { SdkAwsCloudFactory } from '../shared/adapters/aws/aws-cloud/sdk-aws-cloud.js';
+import { InMemoryLoadBalancers } from '../shared/adapters/memory/load-balancers/in-memory-load-balancers.js';
 import { consoleLogger } from '../shared/ports/logger.js';
 import { startControlPlane } from './control-plane.js';
 
@@ -16,6 +18,8 @@ export const upCommand: CliCommand = {
         endpoint: { type: 'string' },
         host: { type: 'string', default: '127.0.0.1' },
         'log-level': { type: 'string', default: 'info' },
+        // The ELBv2 SDK client is not in this repository yet: for emulators, a load balancer simulated in this process.
+        'simulated-load-balancers': { type: 'boolean', default: false },
       },
       strict: true,
     });
@@ -34,6 +38,7 @@ export const upCommand: CliCommand = {
       host: values.host,
       tls: true,
       ...(values.endpoint ? { endpoint: values.endpoint } : {}),
+      ...(values['simulated-load-balancers'] ? { awsCloud: new SdkAwsCloudFactory({ loadBalancers: (region) => new InMemoryLoadBalancers(region) }) } : {}),
       logger,
     });
     process.stdout.write(`capless is up: API ${plane.url}, kubeconfig ${plane.kubeconfigPath}\n`);

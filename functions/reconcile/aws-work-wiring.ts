@@ -1,9 +1,11 @@
+import { SdkAwsCloudFactory } from '../../shared/adapters/aws/aws-cloud/sdk-aws-cloud.js';
 import { objectStoreFromEnv } from '../../shared/adapters/aws/dynamodb/store-from-env.js';
 import { type AwsWork, workQueueFromEnv } from '../../shared/adapters/aws/sqs/work-queue-from-env.js';
 import { PROVIDER_LOOKUP_PORT } from '../../shared/contracts/providers/provider-lookup.js';
 import { systemClock } from '../../shared/ports/clock.js';
 import { consoleLogger, type Logger } from '../../shared/ports/logger.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
+import { AWS_CLOUD_PORT } from '../../shared/ports/aws-cloud.js';
 import { WORKLOAD_CLUSTER_PORT } from '../../shared/ports/workload-cluster.js';
 import { InMemoryWorkloadCluster } from '../../shared/workload-cluster/in-memory-workload-cluster.js';
 import { builtinProviderRegistry } from './engine/providers/builtin.js';
@@ -31,7 +33,11 @@ export function awsWorkWiring(service: string, env: NodeJS.ProcessEnv = process.
     queue: work.queue,
     clock: systemClock,
     logger,
-    providers: { [PROVIDER_LOOKUP_PORT]: providers, [WORKLOAD_CLUSTER_PORT]: new InMemoryWorkloadCluster(store) },
+    providers: {
+      [PROVIDER_LOOKUP_PORT]: providers,
+      [WORKLOAD_CLUSTER_PORT]: new InMemoryWorkloadCluster(store),
+      [AWS_CLOUD_PORT]: new SdkAwsCloudFactory(),
+    },
   };
   return { ...work, store, registry, context };
 }

@@ -1,3 +1,4 @@
+import type { CloudEvent } from '../../shared/contracts/cloud-event-message.js';
 import type { Logger } from '../../shared/ports/logger.js';
 import type { SqsConsumerDeps } from '../../shared/adapters/aws/sqs/sqs-batch-consumer.js';
 import { awsWorkWiring } from './aws-work-wiring.js';
@@ -22,6 +23,7 @@ export function reconcileWiring(env: NodeJS.ProcessEnv = process.env, logger?: L
     throw new Error(`RECONCILE_KIND "${kindName}" names no registered reconciler (expected "<group>/<Kind>")`);
   }
   const policy = retryPolicyFrom(env[RECONCILE_ENV.maxAttempts]);
+  const cloudEvents = wiring.registry.get(kind)?.cloudEvents;
   return {
     queue: wiring.queue,
     leases: wiring.leases,
@@ -29,6 +31,7 @@ export function reconcileWiring(env: NodeJS.ProcessEnv = process.env, logger?: L
     logger: wiring.context.logger.child({ kind: kindName }),
     kind,
     handler: requestProcessor({ registry: wiring.registry, policy, context: () => wiring.context }),
+    ...(cloudEvents ? { cloudEvents: (event: CloudEvent) => cloudEvents(wiring.context, event) } : {}),
   };
 }
 

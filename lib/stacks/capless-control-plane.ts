@@ -5,6 +5,8 @@ import { Construct } from 'constructs';
 import { type ApiAuth, ManagementApi } from './api/management-api.js';
 import { CaplessFunction } from './functions/capless-function.js';
 import { ENV } from './functions/entry-points.js';
+import { ProviderEventRules } from './events/provider-event-rules.js';
+import { grantProviderPermissions } from './functions/provider-permissions.js';
 import { ControlPlaneMonitoring } from './monitoring/control-plane-monitoring.js';
 import type { CaplessControlPlaneProps, ResolvedControlPlaneProps } from './props/control-plane-props.js';
 import { resolveControlPlaneProps } from './props/resolve-control-plane-props.js';
@@ -132,6 +134,10 @@ export class CaplessControlPlane extends Construct {
       }
       this.queues.grantEnqueue(fn.function, [kind]);
       this.queues.grantDeadLetter(fn.function, [kind]);
+      grantProviderPermissions(fn.role, kind.permissions ?? []);
+      if (kind.eventRules && kind.eventRules.length > 0) {
+        new ProviderEventRules(this, `${kind.kind}Events`, { queue: this.queues.of(kind).queue, key: this.objects.key, rules: kind.eventRules });
+      }
       fn.function.addEventSource(
         new SqsEventSource(this.queues.of(kind).queue, {
           batchSize: 10,

@@ -1,4 +1,6 @@
 import type { GroupKind } from '../../shared/contracts/object.js';
+import type { ProviderEventRule, ProviderPermission } from '../../shared/contracts/provider-contract.js';
+import { AWS_RECONCILED_KINDS } from '../../shared/contracts/providers/aws/aws-provider.js';
 
 /** A kind the control plane reconciles: it gets one SQS queue (with its DLQ) and one function. */
 export interface ReconciledKind extends GroupKind {
@@ -7,6 +9,10 @@ export interface ReconciledKind extends GroupKind {
    * functions get IAM access to the Secret partitions of the table.
    */
   readonly needsSecrets: boolean;
+  /** IAM statements the kind's reconciler needs beyond the object table (declared by its provider). */
+  readonly permissions?: readonly ProviderPermission[];
+  /** Cloud events (EventBridge rules) delivered to the kind's queue. */
+  readonly eventRules?: readonly ProviderEventRule[];
 }
 
 /** The kinds capless reconciles out of the box (one queue and one function each). */
@@ -26,6 +32,7 @@ export const RECONCILED_KINDS: readonly ReconciledKind[] = [
   { group: 'ipam.cluster.x-k8s.io', kind: 'GlobalInClusterIPPool', needsSecrets: false },
   { group: 'infrastructure.cluster.x-k8s.io', kind: 'DevCluster', needsSecrets: false },
   { group: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachine', needsSecrets: false },
+  ...AWS_RECONCILED_KINDS,
 ];
 
 /** `<group>/<Kind>`: the key of QUEUE_URLS and the value of RECONCILE_KIND. */

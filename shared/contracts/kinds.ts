@@ -1,4 +1,5 @@
 import type { GroupKind } from './object.js';
+import { AWS_KINDS } from './providers/aws/aws-kinds.js';
 
 /** Everything the API, the store and the router need to know about a kind. */
 export interface KindInfo extends GroupKind {
@@ -50,6 +51,7 @@ export const BUILTIN_KINDS: readonly KindInfo[] = [
   kind(INFRASTRUCTURE, 'DevMachine', 'devmachines', ['v1beta2']),
   kind(INFRASTRUCTURE, 'DevMachineTemplate', 'devmachinetemplates', ['v1beta2'], { statusSubresource: false }),
   kind(INFRASTRUCTURE, 'DevMachinePoolTemplate', 'devmachinepooltemplates', ['v1beta2'], { statusSubresource: false }),
+  ...AWS_KINDS,
   kind('ipam.cluster.x-k8s.io', 'IPAddressClaim', 'ipaddressclaims', V1BETA2),
   kind('ipam.cluster.x-k8s.io', 'IPAddress', 'ipaddresses', V1BETA2, { statusSubresource: false }),
   kind('ipam.cluster.x-k8s.io', 'InClusterIPPool', 'inclusterippools', ['v1alpha2']),

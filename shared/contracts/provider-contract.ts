@@ -28,3 +28,31 @@ export type ProviderType =
   | 'IPAMProvider'
   | 'RuntimeExtensionProvider'
   | 'AddonProvider';
+
+/**
+ * One IAM statement a provider's reconciler needs beyond the object table, as data: the CDK
+ * construct turns it into a policy statement on that kind's function (no hand edits per provider).
+ */
+export interface ProviderPermission {
+  readonly actions: readonly string[];
+  readonly resources: readonly string[];
+  /** IAM condition block: operator → key → value(s). */
+  readonly conditions?: Readonly<Record<string, Readonly<Record<string, string | readonly string[]>>>>;
+}
+
+/** Cloud events routed to a kind's queue (an EventBridge rule on AWS), as data. */
+export interface ProviderEventRule {
+  /** Construct id of the rule, unique within the kind. */
+  readonly id: string;
+  readonly description: string;
+  /** An EventBridge event pattern. */
+  readonly eventPattern: Readonly<Record<string, unknown>>;
+}
+
+/** A kind a provider reconciles, and what its function needs besides the object table. */
+export interface ReconciledKindDeclaration extends GroupKind {
+  /** The reconciler reads or writes Secrets (bootstrap data, kubeconfigs). */
+  readonly needsSecrets: boolean;
+  readonly permissions?: readonly ProviderPermission[];
+  readonly eventRules?: readonly ProviderEventRule[];
+}

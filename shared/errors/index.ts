@@ -118,3 +118,32 @@ export function isNotFound(error: unknown): error is NotFoundError {
 export function isAlreadyExists(error: unknown): error is AlreadyExistsError {
   return error instanceof AlreadyExistsError;
 }
+
+/**
+ * A cloud API refused or failed a call. `code` is the provider's error code
+ * (`RequestLimitExceeded`, `InvalidAMIID.Malformed`, …); `throttled` and `eventuallyConsistent`
+ * say why a retry can help. Reconcilers put the code in a condition and requeue with backoff.
+ */
+export class CloudApiError extends Error {
+  readonly code: string;
+  readonly operation: string;
+  constructor(operation: string, code: string, message: string, options?: { cause?: unknown }) {
+    super(`${operation}: ${code}: ${message}`, options);
+    this.name = 'CloudApiError';
+    this.code = code;
+    this.operation = operation;
+  }
+
+  get throttled(): boolean {
+    return ['RequestLimitExceeded', 'Throttling', 'ThrottlingException', 'TooManyRequestsException'].includes(this.code);
+  }
+
+  /** `InvalidInstanceID.NotFound` right after RunInstances and the like: the read is not yet consistent. */
+  get eventuallyConsistent(): boolean {
+    return this.code.endsWith('.NotFound') || this.code === 'DependencyViolation';
+  }
+}
+
+export function isCloudApiError(error: unknown): error is CloudApiError {
+  return error instanceof CloudApiError;
+}

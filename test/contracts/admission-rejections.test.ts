@@ -47,7 +47,7 @@ describe('admitCreate rejections', () => {
     ],
     [
       'an MD template reference to an unserved kind',
-      withValue(machineDeployment(), 'spec.template.spec.infrastructureRef.kind', 'AWSMachineTemplate'),
+      withValue(machineDeployment(), 'spec.template.spec.infrastructureRef.kind', 'GCPMachineTemplate'),
       'spec.template.spec.infrastructureRef.kind',
       'FieldValueInvalid',
     ],

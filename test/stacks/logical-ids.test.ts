@@ -25,6 +25,8 @@ const KIND_NAMES = [
   'ClusterClass',
   'DevCluster',
   'DevMachine',
+  'AWSCluster',
+  'AWSMachine',
 ];
 
 describe('stateful logical IDs', () => {

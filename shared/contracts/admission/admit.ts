@@ -16,6 +16,7 @@ import { type FieldError, invalid } from '../validation/field-error.js';
 import { validateImmutable } from '../validation/immutability.js';
 import { type Envelope, readEnvelope } from './envelope.js';
 import { invalidError } from './invalid-error.js';
+import { dropNullFields } from './null-fields.js';
 import { type StrategyResult, strategyFor } from './strategies.js';
 
 export interface AdmissionContext extends ValidationContext {
@@ -65,6 +66,7 @@ function prepare(input: unknown, ctx: AdmissionContext): Prepared {
     convertV1beta1Spec(obj, env.group, env.info.kind);
   }
   obj.apiVersion = env.group ? `${env.group}/${storage}` : storage;
+  if (env.group !== '') dropNullFields(obj.spec);
   convertReferences(obj, env.group, env.info.kind, namespace, errors);
   return { env, obj, errors };
 }

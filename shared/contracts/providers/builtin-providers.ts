@@ -6,6 +6,7 @@
 
 import { BUILTIN_KINDS, type KindInfo } from '../kinds.js';
 import type { ProviderKindContract, ProviderType } from '../provider-contract.js';
+import { AWS_PROVIDER } from './aws/aws-provider.js';
 
 export interface ProviderDescriptor {
   name: string;
@@ -163,4 +164,5 @@ export const BUILTIN_PROVIDERS: readonly ProviderDescriptor[] = [
   DOCKER_PROVIDER,
   IN_CLUSTER_IPAM_PROVIDER,
   DEV_PROVIDER,
+  AWS_PROVIDER,
 ];

@@ -47,6 +47,7 @@ import {
   inMemoryMachineTemplateSchema,
 } from './infrastructure/in-memory.js';
 import { inClusterIPPoolSchema } from './ipam/in-cluster-ip-pool.js';
+import { awsClusterSchema, awsClusterTemplateSchema, awsMachineSchema, awsMachineTemplateSchema } from './infrastructure/aws/aws.js';
 import { ipAddressClaimSchema, ipAddressSchema } from './ipam/ip-address.js';
 import { extensionConfigSchema } from './runtime/extension-config.js';
 
@@ -76,6 +77,10 @@ const entries: ReadonlyArray<readonly [string, string, z.ZodType<KubeObject>]> =
   [INFRASTRUCTURE_GROUP, 'DevMachine', devMachineSchema],
   [INFRASTRUCTURE_GROUP, 'DevMachineTemplate', devMachineTemplateSchema],
   [INFRASTRUCTURE_GROUP, 'DevMachinePoolTemplate', devMachinePoolTemplateSchema],
+  [INFRASTRUCTURE_GROUP, 'AWSCluster', awsClusterSchema],
+  [INFRASTRUCTURE_GROUP, 'AWSClusterTemplate', awsClusterTemplateSchema],
+  [INFRASTRUCTURE_GROUP, 'AWSMachine', awsMachineSchema],
+  [INFRASTRUCTURE_GROUP, 'AWSMachineTemplate', awsMachineTemplateSchema],
   [IPAM_GROUP, 'IPAddressClaim', ipAddressClaimSchema],
   [IPAM_GROUP, 'IPAddress', ipAddressSchema],
   [IPAM_GROUP, 'InClusterIPPool', inClusterIPPoolSchema],

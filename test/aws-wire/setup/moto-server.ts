@@ -5,6 +5,7 @@
  */
 
 import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { type RunningEmulator, startEmulator } from './emulator-process.js';
 
 /** The moto release the tests were written against (pin it in CI's install step). */
@@ -48,7 +49,8 @@ export async function startMotoServer(): Promise<RunningMotoServer> {
     name: "moto's server",
     command: PYTHON,
     args: (port) => ['-m', 'moto.server', '-H', '127.0.0.1', '-p', String(port)],
-    env: { ...process.env, PYTHONUNBUFFERED: '1' },
+    // moto's default AMIs plus CAPA images (owner 819546954734) for the AWS provider's AMI lookup.
+    env: { ...process.env, PYTHONUNBUFFERED: '1', MOTO_AMIS_PATH: fileURLToPath(new URL('./moto-amis.json', import.meta.url)) },
     answers: async (endpoint) => {
       const response = await fetch(`${endpoint}/moto-api/`);
       await response.arrayBuffer();

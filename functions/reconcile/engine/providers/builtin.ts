@@ -1,6 +1,6 @@
 /**
  * The default provider registry: core, kubeadm bootstrap, kubeadm control plane and in-memory
- * infrastructure with their reconcilers; Docker kinds are accepted but nothing reconciles them.
+ * infrastructure and Cluster API Provider AWS with their reconcilers; Docker kinds are accepted but nothing reconciles them.
  * Each is registered exactly as an external provider would be.
  */
 
@@ -13,12 +13,15 @@ import {
   KUBEADM_BOOTSTRAP_PROVIDER,
   KUBEADM_CONTROL_PLANE_PROVIDER,
 } from '../../../../shared/contracts/providers/builtin-providers.js';
+import { AWS_PROVIDER } from '../../../../shared/contracts/providers/aws/aws-provider.js';
 import { clusterReconciler } from '../../core/cluster/reconciler.js';
 import { ipAddressClaimReconciler } from '../../ipam/claim/reconciler.js';
 import { globalInClusterIPPoolReconciler, inClusterIPPoolReconciler } from '../../ipam/pool/reconciler.js';
 import { clusterClassReconciler } from '../../topology/clusterclass/reconciler.js';
 import { devClusterReconciler } from '../../infrastructure/dev/cluster-reconciler.js';
 import { devMachineReconciler } from '../../infrastructure/dev/machine-reconciler.js';
+import { awsClusterReconciler } from '../../infrastructure/aws/cluster/reconciler.js';
+import { awsMachineReconciler } from '../../infrastructure/aws/machine/reconciler.js';
 import { inMemoryClusterReconciler } from '../../infrastructure/inmemory/cluster/reconciler.js';
 import { inMemoryMachineReconciler } from '../../infrastructure/inmemory/machine/reconciler.js';
 import { kubeadmConfigReconciler } from '../../kubeadm/bootstrap/reconciler.js';
@@ -43,7 +46,8 @@ export function builtinProviderRegistry(): ProviderRegistry {
       ...IN_CLUSTER_IPAM_PROVIDER,
       reconcilers: [ipAddressClaimReconciler, inClusterIPPoolReconciler, globalInClusterIPPoolReconciler],
     })
-    .registerProvider({ ...DEV_PROVIDER, reconcilers: [devClusterReconciler, devMachineReconciler] });
+    .registerProvider({ ...DEV_PROVIDER, reconcilers: [devClusterReconciler, devMachineReconciler] })
+    .registerProvider({ ...AWS_PROVIDER, reconcilers: [awsClusterReconciler, awsMachineReconciler] });
 }
 
 /** Alias used by the embedded control plane (local/control-plane.ts). */

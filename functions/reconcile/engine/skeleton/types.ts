@@ -1,5 +1,6 @@
 import type { ConditionInput } from '../../../../shared/contracts/conditions.js';
-import type { GroupKind, StoredObject } from '../../../../shared/contracts/object.js';
+import type { CloudEvent } from '../../../../shared/contracts/cloud-event-message.js';
+import type { GroupKind, ObjectKey, StoredObject } from '../../../../shared/contracts/object.js';
 import type { Clock } from '../../../../shared/ports/clock.js';
 import type { Logger } from '../../../../shared/ports/logger.js';
 import type { ChangeType, ObjectStore } from '../../../../shared/ports/object-store.js';
@@ -87,6 +88,8 @@ export interface ReconcilerDefinition<S extends Scope> {
   deletePhases: readonly Phase<S>[];
   /** Pure: the status to write, from what the phases found. */
   computeStatus(scope: S): StatusUpdate;
+  /** Cloud events routed to this kind's queue (EventBridge), mapped to the objects to reconcile. */
+  cloudEvents?: (ctx: ReconcileContext, event: CloudEvent) => Promise<ObjectKey[]>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds reconcilers of every scope type

@@ -1,10 +1,12 @@
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { type GroupKind, groupKindString, keyString, type ObjectKey, sameGroupKind } from '../../../contracts/object.js';
+import { type CloudEvent, parseCloudEventMessage } from '../../../contracts/cloud-event-message.js';
 import { nextHop, parseWorkMessage } from '../../../contracts/work-message.js';
 import { type Clock, systemClock } from '../../../ports/clock.js';
 import { type Logger, silentLogger } from '../../../ports/logger.js';
 import type { RequestHandler, RequestOutcome } from '../../../work/request-outcome.js';
 import type { WorkLeases } from '../../../work/work-leases.js';
+import type { WorkQueue } from '../../../ports/work-queue.js';
 import type { SqsWorkQueue } from './sqs-work-queue.js';
 
 export interface SqsConsumerDeps {
@@ -12,6 +14,8 @@ export interface SqsConsumerDeps {
   leases: WorkLeases;
   /** processRequest bound to its ports. */
   handler: RequestHandler;
+  /** Maps a cloud event on this queue to the objects it concerns (they are enqueued); none: such messages fail. */
+  cloudEvents?: (event: CloudEvent) => Promise<ObjectKey[]>;
   /** How long a run holds its object; at most the queue's visibility timeout. */
   leaseSeconds: number;
   clock?: Clock;
@@ -45,6 +49,8 @@ async function consumeOne(record: SQSRecord, deps: SqsConsumerDeps): Promise<'ok
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? silentLogger;
   const message = parseWorkMessage(record.body);
+  const cloudEvent = message ? undefined : parseCloudEventMessage(record.body);
+  if (cloudEvent && deps.cloudEvents) return enqueueConcerned(cloudEvent, deps.cloudEvents, deps.queue, logger);
   if (!message) {
     logger.error('unreadable reconcile message; leaving it for the dead-letter queue', { messageId: record.messageId });
     return 'fail';
@@ -82,6 +88,23 @@ async function consumeOne(record: SQSRecord, deps: SqsConsumerDeps): Promise<'ok
       key: keyString(key),
       error: error instanceof Error ? error.message : String(error),
     });
+    return 'fail';
+  }
+}
+
+/** A cloud event becomes ordinary enqueues of the objects it concerns (coalesced like any change). */
+export async function enqueueConcerned(
+  event: CloudEvent,
+  resolve: (event: CloudEvent) => Promise<ObjectKey[]>,
+  queue: Pick<WorkQueue, 'enqueueMany'>,
+  logger: Logger,
+): Promise<'ok' | 'fail'> {
+  try {
+    const keys = await resolve(event);
+    if (keys.length > 0) await queue.enqueueMany(keys);
+    return 'ok';
+  } catch (error) {
+    logger.error('cloud event could not be mapped', { source: event.source, error: error instanceof Error ? error.message : String(error) });
     return 'fail';
   }
 }

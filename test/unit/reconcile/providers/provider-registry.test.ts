@@ -81,7 +81,9 @@ describe('builtinProviderRegistry', () => {
     [INFRA, 'InMemoryMachine', true, true],
     [INFRA, 'InMemoryMachineTemplate', true, false],
     [INFRA, 'DockerMachine', true, false],
-    [INFRA, 'AWSMachine', false, false],
+    [INFRA, 'AWSMachine', true, true],
+    [INFRA, 'AWSMachineTemplate', true, false],
+    [INFRA, 'GCPMachine', false, false],
   ])('%s %s: served %s, reconciled %s', (group, kind, served, reconciled) => {
     expect(registry.isServedKind(group, kind)).toBe(served);
     expect(registry.isReconciled(group, kind)).toBe(reconciled);

@@ -1,0 +1,45 @@
+/**
+ * The AMI of an AWSMachine (CAPA pkg/cloud/services/ec2/ami.go): `spec.ami.id`, else the newest
+ * available image of `imageLookupOrg` (default CAPA's account) named by `imageLookupFormat`
+ * (default `capa-ami-{{.BaseOS}}-?{{.K8sVersion}}-*`) for the Machine's Kubernetes version.
+ */
+
+import { stringAt } from '../../../../../shared/contracts/json.js';
+import { CloudApiError } from '../../../../../shared/errors/index.js';
+import type { Ec2Instances } from '../../../../../shared/ports/ec2.js';
+import type { AwsMachineScope } from './scope.js';
+
+export const DEFAULT_IMAGE_OWNER = '819546954734';
+export const DEFAULT_IMAGE_FORMAT = 'capa-ami-{{.BaseOS}}-?{{.K8sVersion}}-*';
+export const DEFAULT_BASE_OS = 'ubuntu-24.04';
+
+/** Graviton families (`t4g`, `m7g`, `c7gn`, …) are arm64; everything else x86_64. */
+export function architectureOf(instanceType: string): 'arm64' | 'x86_64' {
+  const family = instanceType.split('.')[0] ?? '';
+  return /^[a-z]+\d+g/.test(family) ? 'arm64' : 'x86_64';
+}
+
+export function imageNamePattern(format: string, baseOS: string, kubernetesVersion: string): string {
+  return format.replaceAll('{{.BaseOS}}', baseOS).replaceAll('{{.K8sVersion}}', kubernetesVersion.replace(/^v/, ''));
+}
+
+export async function findImage(s: AwsMachineScope, ec2: Ec2Instances): Promise<string> {
+  const id = stringAt(s.object, 'spec', 'ami', 'id');
+  if (id) return id;
+  const version = stringAt(s.machine, 'spec', 'version');
+  if (!version) throw new CloudApiError('DescribeImages', 'NoKubernetesVersion', 'neither spec.ami.id nor the Machine spec.version is set');
+  const field = (name: string) => stringAt(s.object, 'spec', name) ?? stringAt(s.awsCluster, 'spec', name);
+  const pattern = imageNamePattern(field('imageLookupFormat') ?? DEFAULT_IMAGE_FORMAT, field('imageLookupBaseOS') ?? DEFAULT_BASE_OS, version);
+  const images = await ec2.describeImages({
+    owners: [field('imageLookupOrg') ?? DEFAULT_IMAGE_OWNER],
+    filters: [
+      { name: 'name', values: [pattern] },
+      { name: 'architecture', values: [architectureOf(stringAt(s.object, 'spec', 'instanceType') ?? '')] },
+      { name: 'state', values: ['available'] },
+      { name: 'virtualization-type', values: ['hvm'] },
+    ],
+  });
+  const newest = images.sort((a, b) => b.creationDate.localeCompare(a.creationDate))[0];
+  if (!newest) throw new CloudApiError('DescribeImages', 'ImageNotFound', `no available image named ${pattern}`);
+  return newest.id;
+}

@@ -1,0 +1,120 @@
+/**
+ * Launching an AWSMachine's instance, never twice:
+ * 1. the secret prefix and chunk count go into spec before any secret exists (deletion finds them);
+ * 2. RunInstances carries ClientToken = the AWSMachine's uid (EC2 returns the first instance on a
+ *    retry) and CAPA's tags (the next run finds the instance by them whatever happened);
+ * 3. the instance id and providerID are written to spec straight after, before anything else.
+ * A crash between any two steps leaves state the next run recognises.
+ */
+
+import { booleanAt, numberAt, recordAt, stringAt } from '../../../../../shared/contracts/json.js';
+import type { StoredObject } from '../../../../../shared/contracts/object.js';
+import { instanceTags, type Tags, userDataSecretTags } from '../../../../../shared/contracts/providers/aws/aws-tags.js';
+import { CloudApiError } from '../../../../../shared/errors/index.js';
+import type { Ec2Instances, Instance } from '../../../../../shared/ports/ec2.js';
+import { updateFresh } from '../../../engine/references/update-fresh.js';
+import { awsProviderID, type ClusterNetwork, readClusterNetwork } from '../common/cluster-network.js';
+import { findImage } from './image-lookup.js';
+import type { AwsMachineScope } from './scope.js';
+import { chosenSubnet, coreSecurityGroups } from './placement.js';
+import { planUserData } from './user-data.js';
+
+function tagsRecord(value: unknown): Tags {
+  if (typeof value !== 'object' || value === null) return {};
+  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+export function tagsFor(s: AwsMachineScope, clusterName: string): Tags {
+  return instanceTags({
+    cluster: clusterName,
+    awsMachine: s.object.metadata.name,
+    namespace: s.object.metadata.namespace,
+    machine: s.machine?.metadata.name ?? s.object.metadata.name,
+    controlPlane: s.controlPlane,
+    clusterAdditionalTags: tagsRecord(s.awsCluster?.spec?.additionalTags),
+    machineAdditionalTags: tagsRecord(s.object.spec?.additionalTags),
+  });
+}
+
+async function bootstrapData(s: AwsMachineScope): Promise<Uint8Array> {
+  const name = stringAt(s.machine, 'spec', 'bootstrap', 'dataSecretName') ?? '';
+  const secret = await s.ctx.store.get({ group: '', kind: 'Secret', namespace: s.object.metadata.namespace, name });
+  const value = secret?.data?.value;
+  if (value === undefined) throw new CloudApiError('ReadBootstrapData', 'BootstrapDataNotFound', `Secret ${name} has no data.value`);
+  return Buffer.from(value, 'base64');
+}
+
+/** Records fields in spec on a fresh copy (the object may have moved on since it was read). */
+async function recordSpec(s: AwsMachineScope, fields: (current: StoredObject) => Record<string, unknown> | undefined): Promise<void> {
+  const written = await updateFresh(s.ctx.store, s.object, (current) => {
+    const changes = fields(current);
+    return changes ? { ...current, spec: { ...current.spec, ...changes } } : undefined;
+  });
+  if (written) s.object = written;
+}
+
+export async function recordInstance(s: AwsMachineScope, instance: Instance): Promise<void> {
+  const providerID = awsProviderID(instance.availabilityZone ?? '', instance.id);
+  await recordSpec(s, (current) =>
+    stringAt(current, 'spec', 'instanceID') === instance.id && stringAt(current, 'spec', 'providerID') === providerID
+      ? undefined
+      : { instanceID: instance.id, providerID },
+  );
+}
+
+export async function launchInstance(s: AwsMachineScope, ec2: Ec2Instances, clusterName: string): Promise<Instance> {
+  const network: ClusterNetwork | undefined = readClusterNetwork(s.awsCluster);
+  if (!network) throw new CloudApiError('RunInstances', 'NetworkNotReady', 'the AWSCluster has not recorded its network yet');
+  const region = s.region ?? '';
+  const tags = tagsFor(s, clusterName);
+  const imageId = await findImage(s, ec2);
+  const subnetId = chosenSubnet(s, network);
+  const plan = planUserData({
+    bootstrapData: await bootstrapData(s),
+    uid: s.object.metadata.uid,
+    region,
+    insecureSkipSecretsManager: booleanAt(s.object, 'spec', 'cloudInit', 'insecureSkipSecretsManager') === true,
+    uncompressedUserData: booleanAt(s.object, 'spec', 'uncompressedUserData') === true,
+  });
+  if (plan.secretPrefix) {
+    const prefix = plan.secretPrefix;
+    const count = plan.secrets.length;
+    await recordSpec(s, (current) =>
+      stringAt(current, 'spec', 'cloudInit', 'secretPrefix') === prefix && numberAt(current, 'spec', 'cloudInit', 'secretCount') === count
+        ? undefined
+        : { cloudInit: { ...recordAt(current, 'spec', 'cloudInit'), secretPrefix: prefix, secretCount: count, secureSecretsBackend: 'secrets-manager' } },
+    );
+    const secretTags = userDataSecretTags(tags);
+    for (const secret of plan.secrets) await s.cloud?.secrets.createSecret({ ...secret, tags: secretTags });
+  }
+  const instance = await ec2.runInstance({
+    clientToken: s.object.metadata.uid,
+    imageId,
+    instanceType: stringAt(s.object, 'spec', 'instanceType') ?? '',
+    subnetId,
+    securityGroupIds: coreSecurityGroups(s, network),
+    userData: plan.userData,
+    tags,
+    ...optionalLaunchFields(s),
+  });
+  await recordInstance(s, instance);
+  return instance;
+}
+
+function optionalLaunchFields(s: AwsMachineScope): { iamInstanceProfile?: string; keyName?: string; publicIp?: boolean; rootVolumeSize?: number } {
+  const profile = stringAt(s.object, 'spec', 'iamInstanceProfile');
+  const publicIp = booleanAt(s.object, 'spec', 'publicIP');
+  const rootVolumeSize = numberAt(s.object, 'spec', 'rootVolume', 'size');
+  return {
+    ...(profile ? { iamInstanceProfile: profile } : {}),
+    ...sshKey(s),
+    ...(publicIp !== undefined ? { publicIp } : {}),
+    ...(rootVolumeSize ? { rootVolumeSize } : {}),
+  };
+}
+
+/** CAPA: the machine's key, else the cluster's; unset means `default`, "" means none. */
+function sshKey(s: AwsMachineScope): { keyName?: string } {
+  const key = stringAt(s.object, 'spec', 'sshKeyName') ?? stringAt(s.awsCluster, 'spec', 'sshKeyName') ?? 'default';
+  return key ? { keyName: key } : {};
+}

@@ -1,0 +1,37 @@
+/**
+ * AWSMachine (CAPA's kind on the v1beta1 InfraMachine contract): an EC2 instance per AWSMachine,
+ * never two. Woken by its Machine (bootstrap data, failure domain, deletion, nodeRef), by EC2
+ * state-change events routed to its queue, and by a requeue while an instance is pending.
+ */
+
+import { AWS_CLUSTER_KIND, AWS_MACHINE_KIND } from '../../../../../shared/contracts/providers/aws/aws-kinds.js';
+import { CORE_GROUP } from '../../../../../shared/contracts/providers/builtin-providers.js';
+import type { ReconcilerDefinition } from '../../../engine/skeleton/types.js';
+import { deleteInstancePhase } from './delete-phases.js';
+import { instancePhase } from './instance-phase.js';
+import { loadBalancerAttachPhase } from './load-balancer-phase.js';
+import { ownersPhase, prerequisitesPhase } from './owners-phase.js';
+import { AWS_MACHINE_FINALIZER, type AwsMachineScope, createAwsMachineScope } from './scope.js';
+import { secretsCleanupPhase } from './secrets-phase.js';
+import { awsMachinesOfStateChange } from './state-change-events.js';
+import { computeAwsMachineStatus } from './status.js';
+
+export const awsMachineReconciler: ReconcilerDefinition<AwsMachineScope> = {
+  kind: AWS_MACHINE_KIND,
+  finalizer: AWS_MACHINE_FINALIZER,
+  watches: [
+    {
+      kind: { group: CORE_GROUP, kind: 'Machine' },
+      by: 'reference',
+      field: 'spec.infrastructureRef',
+      changes: ['spec.bootstrap.dataSecretName', 'spec.failureDomain', 'metadata.deletionTimestamp', 'metadata.ownerReferences', 'status.nodeRef'],
+    },
+    // The cluster's network and readiness: what a waiting AWSMachine needs to launch.
+    { kind: AWS_CLUSTER_KIND, by: 'clusterLabel', changes: ['status.ready', 'status.network', 'status.networkStatus'] },
+  ],
+  createScope: createAwsMachineScope,
+  phases: [ownersPhase, prerequisitesPhase, instancePhase, loadBalancerAttachPhase, secretsCleanupPhase],
+  deletePhases: [deleteInstancePhase],
+  computeStatus: computeAwsMachineStatus,
+  cloudEvents: awsMachinesOfStateChange,
+};

@@ -1,0 +1,47 @@
+import { EventField, Rule, RuleTargetInput } from 'aws-cdk-lib/aws-events';
+import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { ProviderEventRule } from '../../../shared/contracts/provider-contract.js';
+
+export interface ProviderEventRulesProps {
+  /** The kind's work queue the events go to. */
+  readonly queue: IQueue;
+  /** The key the queue is encrypted with (EventBridge must be able to use it). */
+  readonly key: IKey;
+  readonly rules: readonly ProviderEventRule[];
+}
+
+/**
+ * The EventBridge rules a provider declared for one kind, each delivering to the kind's queue as
+ * a cloud-event message `{v: 1, cloudEvent: {source, detailType, region, resources, detail}}`
+ * that the kind's consumer maps to the objects to reconcile (shared/contracts/cloud-event-message.ts).
+ */
+export class ProviderEventRules extends Construct {
+  readonly rules: Rule[] = [];
+
+  constructor(scope: Construct, id: string, props: ProviderEventRulesProps) {
+    super(scope, id);
+    for (const declared of props.rules) {
+      const rule = new Rule(this, declared.id, { description: declared.description, eventPattern: structuredClone(declared.eventPattern) });
+      rule.addTarget(
+        new SqsQueue(props.queue, {
+          message: RuleTargetInput.fromObject({
+            v: 1,
+            cloudEvent: {
+              source: EventField.source,
+              detailType: EventField.detailType,
+              region: EventField.region,
+              resources: EventField.fromPath('$.resources'),
+              detail: EventField.fromPath('$.detail'),
+            },
+          }),
+        }),
+      );
+      this.rules.push(rule);
+    }
+    if (props.rules.length > 0) props.key.grant(new ServicePrincipal('events.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey');
+  }
+}

@@ -1,0 +1,80 @@
+/** Conversions between EC2's wire shapes and the port's plain data. */
+
+import { type Filter as SdkFilter, type Instance as SdkInstance, type Tag, type TagSpecification, _InstanceType } from '@aws-sdk/client-ec2';
+import { CloudApiError } from '../../../errors/index.js';
+import type { Tags } from '../../../contracts/providers/aws/aws-tags.js';
+import type { Filter, Instance, InstanceState, IngressRule, Query } from '../../../ports/ec2.js';
+
+export function tagsOf(tags: readonly Tag[] | undefined): Tags {
+  const result: Record<string, string> = {};
+  for (const tag of tags ?? []) if (tag.Key !== undefined) result[tag.Key] = tag.Value ?? '';
+  return result;
+}
+
+export function tagList(tags: Tags): Tag[] {
+  return Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
+}
+
+export function tagSpecifications(resourceType: TagSpecification['ResourceType'], tags: Tags): TagSpecification[] {
+  return [{ ResourceType: resourceType, Tags: tagList(tags) }];
+}
+
+export function filtersOf(filters: readonly Filter[] | undefined): SdkFilter[] | undefined {
+  return filters && filters.length > 0 ? filters.map((f) => ({ Name: f.name, Values: [...f.values] })) : undefined;
+}
+
+export function queryInput(query: Query, idsField: string): Record<string, unknown> {
+  return {
+    ...(query.ids && query.ids.length > 0 ? { [idsField]: [...query.ids] } : {}),
+    ...(query.filters && query.filters.length > 0 ? { Filters: filtersOf(query.filters) } : {}),
+  };
+}
+
+const STATES: readonly InstanceState[] = ['pending', 'running', 'shutting-down', 'terminated', 'stopping', 'stopped'];
+
+function stateOf(name: string | undefined): InstanceState {
+  return STATES.find((s) => s === name) ?? 'pending';
+}
+
+export function instanceOf(instance: SdkInstance): Instance {
+  return {
+    id: instance.InstanceId ?? '',
+    state: stateOf(instance.State?.Name),
+    ...(instance.Placement?.AvailabilityZone ? { availabilityZone: instance.Placement.AvailabilityZone } : {}),
+    ...(instance.SubnetId ? { subnetId: instance.SubnetId } : {}),
+    ...(instance.VpcId ? { vpcId: instance.VpcId } : {}),
+    ...(instance.ImageId ? { imageId: instance.ImageId } : {}),
+    ...(instance.InstanceType ? { instanceType: String(instance.InstanceType) } : {}),
+    ...(instance.PrivateIpAddress ? { privateIp: instance.PrivateIpAddress } : {}),
+    ...(instance.PrivateDnsName ? { privateDnsName: instance.PrivateDnsName } : {}),
+    ...(instance.PublicIpAddress ? { publicIp: instance.PublicIpAddress } : {}),
+    ...(instance.PublicDnsName ? { publicDnsName: instance.PublicDnsName } : {}),
+    securityGroupIds: (instance.SecurityGroups ?? []).flatMap((g) => (g.GroupId ? [g.GroupId] : [])),
+    ...(instance.IamInstanceProfile?.Arn ? { iamInstanceProfileArn: instance.IamInstanceProfile.Arn } : {}),
+    tags: tagsOf(instance.Tags),
+  };
+}
+
+const INSTANCE_TYPES: ReadonlySet<string> = new Set(Object.values(_InstanceType));
+
+function isInstanceType(name: string): name is _InstanceType {
+  return INSTANCE_TYPES.has(name);
+}
+
+/** An instance type the SDK knows; any other is refused as EC2 refuses it. */
+export function instanceType(name: string): _InstanceType {
+  if (isInstanceType(name)) return name;
+  throw new CloudApiError('RunInstances', 'InvalidParameterValue', `Invalid value '${name}' for InstanceType.`);
+}
+
+export function ipPermission(rule: IngressRule) {
+  return {
+    IpProtocol: rule.protocol,
+    FromPort: rule.fromPort,
+    ToPort: rule.toPort,
+    ...(rule.cidrBlocks ? { IpRanges: rule.cidrBlocks.map((CidrIp) => ({ CidrIp, ...(rule.description ? { Description: rule.description } : {}) })) } : {}),
+    ...(rule.sourceSecurityGroupIds
+      ? { UserIdGroupPairs: rule.sourceSecurityGroupIds.map((GroupId) => ({ GroupId, ...(rule.description ? { Description: rule.description } : {}) })) }
+      : {}),
+  };
+}

@@ -1,0 +1,75 @@
+/** Instances on EC2 through the SDK. */
+
+import { DescribeImagesCommand, DescribeInstancesCommand, type EC2Client, RunInstancesCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
+import type { Ec2Instances, Filter, Image, Instance, Query, RunInstanceRequest } from '../../../ports/ec2.js';
+import { filtersOf, instanceOf, instanceType, queryInput, tagSpecifications } from './ec2-shapes.js';
+import { sdkCall } from './sdk-errors.js';
+
+export class SdkEc2Instances implements Ec2Instances {
+  constructor(protected readonly client: EC2Client) {}
+
+  async describeInstances(query: Query): Promise<Instance[]> {
+    const instances: Instance[] = [];
+    let NextToken: string | undefined;
+    do {
+      const page = await sdkCall('DescribeInstances', () =>
+        this.client.send(new DescribeInstancesCommand({ ...queryInput(query, 'InstanceIds'), ...(NextToken ? { NextToken } : {}) })),
+      );
+      for (const reservation of page.Reservations ?? []) for (const instance of reservation.Instances ?? []) instances.push(instanceOf(instance));
+      NextToken = page.NextToken;
+    } while (NextToken);
+    return instances;
+  }
+
+  async describeImages(request: { owners: readonly string[]; filters: readonly Filter[] }): Promise<Image[]> {
+    const out = await sdkCall('DescribeImages', () =>
+      this.client.send(new DescribeImagesCommand({ Owners: [...request.owners], Filters: filtersOf(request.filters) })),
+    );
+    return (out.Images ?? []).map((i) => ({
+      id: i.ImageId ?? '',
+      name: i.Name ?? '',
+      ownerId: i.OwnerId ?? '',
+      creationDate: i.CreationDate ?? '',
+      ...(i.Architecture ? { architecture: String(i.Architecture) } : {}),
+    }));
+  }
+
+  async runInstance(request: RunInstanceRequest): Promise<Instance> {
+    const output = await sdkCall('RunInstances', () =>
+      this.client.send(
+        new RunInstancesCommand({
+          ClientToken: request.clientToken,
+          MinCount: 1,
+          MaxCount: 1,
+          ImageId: request.imageId,
+          InstanceType: instanceType(request.instanceType),
+          UserData: request.userData,
+          ...(request.keyName ? { KeyName: request.keyName } : {}),
+          ...(request.iamInstanceProfile ? { IamInstanceProfile: { Name: request.iamInstanceProfile } } : {}),
+          // Top-level SubnetId/SecurityGroupIds unless a public IP choice needs the interface form.
+          ...(request.publicIp === undefined
+            ? { SubnetId: request.subnetId, SecurityGroupIds: [...request.securityGroupIds] }
+            : {
+                NetworkInterfaces: [
+                  { DeviceIndex: 0, SubnetId: request.subnetId, Groups: [...request.securityGroupIds], AssociatePublicIpAddress: request.publicIp },
+                ],
+              }),
+          ...(request.rootVolumeSize ? { BlockDeviceMappings: [{ DeviceName: '/dev/sda1', Ebs: { VolumeSize: request.rootVolumeSize } }] } : {}),
+          TagSpecifications: [
+            ...tagSpecifications('instance', request.tags),
+            ...tagSpecifications('volume', request.tags),
+            ...tagSpecifications('network-interface', request.tags),
+          ],
+        }),
+      ),
+    );
+    const instance = output.Instances?.[0];
+    if (!instance?.InstanceId) throw new Error('RunInstances returned no instance');
+    return instanceOf(instance);
+  }
+
+  async terminateInstances(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await sdkCall('TerminateInstances', () => this.client.send(new TerminateInstancesCommand({ InstanceIds: [...ids] })));
+  }
+}

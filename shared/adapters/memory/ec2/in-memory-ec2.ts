@@ -1,0 +1,169 @@
+/**
+ * An in-memory EC2 for tests and benchmarks: the network half plus instances. Instances start
+ * `pending` and are `running` from the next describe; terminated ones go `shutting-down` then
+ * `terminated` and stay listed, as on EC2. Options model what differs between EC2 and moto:
+ * `honourClientToken` (EC2 deduplicates RunInstances on it, moto does not) and
+ * `describeLagCalls` (eventual consistency: a new instance is invisible to that many describes).
+ */
+
+import { CloudApiError } from '../../../errors/index.js';
+import type { Ec2, Filter, Image, Instance, InstanceState, Query, RunInstanceRequest } from '../../../ports/ec2.js';
+import { select } from './filters.js';
+import { InMemoryEc2Network, type InMemoryNetworkOptions } from './in-memory-network.js';
+
+export interface InMemoryEc2Options extends Partial<InMemoryNetworkOptions> {
+  /** Default true (EC2's behaviour); false behaves like moto. */
+  honourClientToken?: boolean;
+  /** Describes (by id or filter) that miss a new instance. Default 0. */
+  describeLagCalls?: number;
+  /** Instance profiles that exist (RunInstances fails on any other). Default: any name is accepted. */
+  instanceProfiles?: readonly string[];
+  /** Instance types offered (RunInstances fails on any other). Default: any. */
+  instanceTypes?: readonly string[];
+}
+
+interface StoredInstance extends Instance {
+  clientToken: string;
+  userData: string;
+  hiddenFor: number;
+}
+
+const TRANSITIONS: Partial<Record<InstanceState, InstanceState>> = { pending: 'running', 'shutting-down': 'terminated', stopping: 'stopped' };
+
+export class InMemoryEc2 extends InMemoryEc2Network implements Ec2 {
+  readonly instances = new Map<string, StoredInstance>();
+  readonly images = new Map<string, Image & { tags: Record<string, string> }>();
+  private readonly honourClientToken: boolean;
+  private readonly describeLagCalls: number;
+  private readonly instanceProfiles: ReadonlySet<string> | undefined;
+  private readonly instanceTypes: ReadonlySet<string> | undefined;
+
+  constructor(options: InMemoryEc2Options = {}) {
+    super({ region: options.region ?? 'us-east-1', ...(options.zones ? { zones: options.zones } : {}) });
+    this.honourClientToken = options.honourClientToken ?? true;
+    this.describeLagCalls = options.describeLagCalls ?? 0;
+    this.instanceProfiles = options.instanceProfiles ? new Set(options.instanceProfiles) : undefined;
+    this.instanceTypes = options.instanceTypes ? new Set(options.instanceTypes) : undefined;
+  }
+
+  async describeInstances(query: Query): Promise<Instance[]> {
+    const visible = [...this.instances.values()].filter((i) => i.hiddenFor === 0);
+    for (const instance of this.instances.values()) if (instance.hiddenFor > 0) instance.hiddenFor--;
+    const selected = select(
+      visible,
+      (i) => i.id,
+      query,
+      (i, name) =>
+        ({
+          'instance-state-name': [i.state],
+          'instance-id': [i.id],
+          'subnet-id': [i.subnetId],
+          'vpc-id': [i.vpcId],
+          'availability-zone': [i.availabilityZone],
+          'client-token': [i.clientToken],
+        })[name],
+      'DescribeInstances',
+      'InvalidInstanceID.NotFound',
+    );
+    const result = selected.map(publicView);
+    for (const instance of selected) this.advance(instance);
+    return result;
+  }
+
+  async describeImages(request: { owners: readonly string[]; filters: readonly Filter[] }): Promise<Image[]> {
+    const owned = [...this.images.values()].filter((i) => request.owners.length === 0 || request.owners.includes(i.ownerId));
+    return select(
+      owned,
+      (i) => i.id,
+      { filters: request.filters },
+      (i, name) => ({ name: [i.name], architecture: [i.architecture], state: ['available'], 'virtualization-type': ['hvm'], 'owner-id': [i.ownerId] })[name],
+      'DescribeImages',
+      'InvalidAMIID.NotFound',
+    ).map(({ tags: _tags, ...image }) => structuredClone(image));
+  }
+
+  /** Registers an image (what RegisterImage does), for AMI lookups. */
+  registerImage(image: Omit<Image, 'id'>): string {
+    const id = this.ids.next('ami');
+    this.images.set(id, { ...image, id, tags: {} });
+    return id;
+  }
+
+  async runInstance(request: RunInstanceRequest): Promise<Instance> {
+    if (this.honourClientToken) {
+      const earlier = [...this.instances.values()].find((i) => i.clientToken === request.clientToken);
+      if (earlier) return publicView(earlier);
+    }
+    const subnet = this.subnet('RunInstances', request.subnetId);
+    for (const groupId of request.securityGroupIds) {
+      const group = this.securityGroups.get(groupId);
+      if (!group) throw new CloudApiError('RunInstances', 'InvalidGroup.NotFound', `The security group '${groupId}' does not exist`);
+      if (group.vpcId !== subnet.vpcId) throw new CloudApiError('RunInstances', 'InvalidParameter', `Security group ${groupId} and subnet ${subnet.id} belong to different networks.`);
+    }
+    if (request.iamInstanceProfile && this.instanceProfiles && !this.instanceProfiles.has(request.iamInstanceProfile)) {
+      throw new CloudApiError('RunInstances', 'InvalidParameterValue', `Value (${request.iamInstanceProfile}) for parameter iamInstanceProfile.name is invalid. Invalid IAM Instance Profile name`);
+    }
+    if (this.instanceTypes && !this.instanceTypes.has(request.instanceType)) {
+      throw new CloudApiError('RunInstances', 'InvalidParameterValue', `Invalid value '${request.instanceType}' for InstanceType.`);
+    }
+    if (!/^ami-[0-9a-f]+$/.test(request.imageId)) throw new CloudApiError('RunInstances', 'InvalidAMIID.Malformed', `Invalid id: "${request.imageId}"`);
+    const n = this.instances.size + 1;
+    const instance: StoredInstance = {
+      id: this.ids.next('i'),
+      state: 'pending',
+      availabilityZone: subnet.availabilityZone,
+      subnetId: subnet.id,
+      vpcId: subnet.vpcId,
+      imageId: request.imageId,
+      instanceType: request.instanceType,
+      privateIp: `10.0.${(n >> 8) & 0xff}.${n & 0xff}`,
+      privateDnsName: `ip-10-0-${(n >> 8) & 0xff}-${n & 0xff}.ec2.internal`,
+      securityGroupIds: [...request.securityGroupIds],
+      ...(request.iamInstanceProfile ? { iamInstanceProfileArn: `arn:aws:iam::123456789012:instance-profile/${request.iamInstanceProfile}` } : {}),
+      tags: { ...request.tags },
+      clientToken: request.clientToken,
+      userData: request.userData,
+      hiddenFor: this.describeLagCalls,
+    };
+    this.instances.set(instance.id, instance);
+    return publicView(instance);
+  }
+
+  async terminateInstances(ids: readonly string[]): Promise<void> {
+    const missing = ids.filter((id) => !this.instances.has(id));
+    if (missing.length > 0) throw new CloudApiError('TerminateInstances', 'InvalidInstanceID.NotFound', `The instance ID '${missing.join(', ')}' does not exist`);
+    for (const id of ids) {
+      const instance = this.instances.get(id);
+      if (instance && instance.state !== 'terminated') instance.state = 'shutting-down';
+    }
+  }
+
+  /** The user data an instance was launched with (base64), as the instance metadata service would serve it. */
+  userDataOf(instanceId: string): string | undefined {
+    return this.instances.get(instanceId)?.userData;
+  }
+
+  /** Sets an instance's state, as EC2 would on its own (a stop, a spot interruption). */
+  setInstanceState(instanceId: string, state: InstanceState): void {
+    const instance = this.instances.get(instanceId);
+    if (instance) instance.state = state;
+  }
+
+  protected override subnetInUse(subnetId: string): boolean {
+    return super.subnetInUse(subnetId) || [...this.instances.values()].some((i) => i.subnetId === subnetId && i.state !== 'terminated');
+  }
+
+  protected override securityGroupInUse(groupId: string): boolean {
+    return [...this.instances.values()].some((i) => i.state !== 'terminated' && i.securityGroupIds.includes(groupId));
+  }
+
+  private advance(instance: StoredInstance): void {
+    const next = TRANSITIONS[instance.state];
+    if (next) instance.state = next;
+  }
+}
+
+function publicView(instance: StoredInstance): Instance {
+  const { clientToken: _token, userData: _userData, hiddenFor: _hidden, ...rest } = instance;
+  return structuredClone(rest);
+}

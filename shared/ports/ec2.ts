@@ -1,0 +1,187 @@
+/**
+ * The EC2 API as the AWS provider's reconcilers use it: plain data in, plain data out, no SDK
+ * types. Implementations: the SDK adapter (shared/adapters/aws/ec2/) and the in-memory fake
+ * (shared/adapters/memory/ec2/); both pass test/conformance/ec2.conformance.ts. Failures are
+ * `CloudApiError`s carrying EC2's error code.
+ */
+
+import type { Tags } from '../contracts/providers/aws/aws-tags.js';
+
+export interface Filter {
+  /** An EC2 filter name: `tag:Name`, `vpc-id`, `instance-state-name`, … */
+  name: string;
+  values: readonly string[];
+}
+
+export type InstanceState = 'pending' | 'running' | 'shutting-down' | 'terminated' | 'stopping' | 'stopped';
+
+export interface Instance {
+  id: string;
+  state: InstanceState;
+  availabilityZone?: string;
+  subnetId?: string;
+  vpcId?: string;
+  imageId?: string;
+  instanceType?: string;
+  privateIp?: string;
+  privateDnsName?: string;
+  publicIp?: string;
+  publicDnsName?: string;
+  securityGroupIds: string[];
+  iamInstanceProfileArn?: string;
+  tags: Tags;
+}
+
+export interface RunInstanceRequest {
+  /** Idempotency token: EC2 returns the instance of an earlier call with the same token. */
+  clientToken: string;
+  imageId: string;
+  instanceType: string;
+  subnetId: string;
+  securityGroupIds: readonly string[];
+  /** Base64 of the user data EC2 hands the instance. */
+  userData: string;
+  tags: Tags;
+  iamInstanceProfile?: string;
+  keyName?: string;
+  publicIp?: boolean;
+  rootVolumeSize?: number;
+}
+
+export interface Vpc {
+  id: string;
+  cidrBlock: string;
+  tags: Tags;
+}
+
+export interface Subnet {
+  id: string;
+  vpcId: string;
+  cidrBlock: string;
+  availabilityZone: string;
+  mapPublicIpOnLaunch: boolean;
+  tags: Tags;
+}
+
+export interface InternetGateway {
+  id: string;
+  /** VPCs it is attached to. */
+  vpcIds: string[];
+  tags: Tags;
+}
+
+export interface ElasticIp {
+  allocationId: string;
+  publicIp: string;
+  associationId?: string;
+  tags: Tags;
+}
+
+export type NatGatewayState = 'pending' | 'available' | 'deleting' | 'deleted' | 'failed';
+
+export interface NatGateway {
+  id: string;
+  subnetId: string;
+  vpcId?: string;
+  state: NatGatewayState;
+  allocationIds: string[];
+  publicIps: string[];
+  tags: Tags;
+}
+
+export interface Route {
+  destinationCidrBlock: string;
+  gatewayId?: string;
+  natGatewayId?: string;
+}
+
+export interface RouteTable {
+  id: string;
+  vpcId: string;
+  routes: Route[];
+  /** Subnet associations (association id → subnet id). */
+  associations: { id: string; subnetId?: string; main: boolean }[];
+  tags: Tags;
+}
+
+export interface IngressRule {
+  protocol: string;
+  fromPort: number;
+  toPort: number;
+  cidrBlocks?: readonly string[];
+  sourceSecurityGroupIds?: readonly string[];
+  description?: string;
+}
+
+export interface SecurityGroup {
+  id: string;
+  name: string;
+  vpcId: string;
+  ingress: IngressRule[];
+  tags: Tags;
+}
+
+export interface AvailabilityZone {
+  name: string;
+  state: string;
+}
+
+export interface Query {
+  ids?: readonly string[];
+  filters?: readonly Filter[];
+}
+
+export interface Image {
+  id: string;
+  name: string;
+  ownerId: string;
+  creationDate: string;
+  architecture?: string;
+}
+
+export interface Ec2Instances {
+  describeInstances(query: Query): Promise<Instance[]>;
+  /** Available images of these owners matching the filters (CAPA's AMI lookup). */
+  describeImages(request: { owners: readonly string[]; filters: readonly Filter[] }): Promise<Image[]>;
+  runInstance(request: RunInstanceRequest): Promise<Instance>;
+  terminateInstances(ids: readonly string[]): Promise<void>;
+}
+
+export interface Ec2Network {
+  describeAvailabilityZones(): Promise<AvailabilityZone[]>;
+  describeVpcs(query: Query): Promise<Vpc[]>;
+  createVpc(request: { cidrBlock: string; tags: Tags }): Promise<Vpc>;
+  enableVpcDns(vpcId: string): Promise<void>;
+  deleteVpc(vpcId: string): Promise<void>;
+  describeSubnets(query: Query): Promise<Subnet[]>;
+  createSubnet(request: { vpcId: string; cidrBlock: string; availabilityZone: string; tags: Tags }): Promise<Subnet>;
+  setMapPublicIpOnLaunch(subnetId: string): Promise<void>;
+  deleteSubnet(subnetId: string): Promise<void>;
+  describeInternetGateways(query: Query): Promise<InternetGateway[]>;
+  createInternetGateway(request: { tags: Tags }): Promise<InternetGateway>;
+  attachInternetGateway(gatewayId: string, vpcId: string): Promise<void>;
+  detachInternetGateway(gatewayId: string, vpcId: string): Promise<void>;
+  deleteInternetGateway(gatewayId: string): Promise<void>;
+  describeAddresses(query: Query): Promise<ElasticIp[]>;
+  allocateAddress(request: { tags: Tags }): Promise<ElasticIp>;
+  releaseAddress(allocationId: string): Promise<void>;
+  describeNatGateways(query: Query): Promise<NatGateway[]>;
+  createNatGateway(request: { subnetId: string; allocationId: string; clientToken: string; tags: Tags }): Promise<NatGateway>;
+  deleteNatGateway(natGatewayId: string): Promise<void>;
+  describeRouteTables(query: Query): Promise<RouteTable[]>;
+  createRouteTable(request: { vpcId: string; tags: Tags }): Promise<RouteTable>;
+  createRoute(routeTableId: string, route: Route): Promise<void>;
+  associateRouteTable(routeTableId: string, subnetId: string): Promise<string>;
+  disassociateRouteTable(associationId: string): Promise<void>;
+  deleteRouteTable(routeTableId: string): Promise<void>;
+}
+
+export interface Ec2SecurityGroups {
+  describeSecurityGroups(query: Query): Promise<SecurityGroup[]>;
+  createSecurityGroup(request: { vpcId: string; name: string; description: string; tags: Tags }): Promise<SecurityGroup>;
+  authorizeIngress(groupId: string, rules: readonly IngressRule[]): Promise<void>;
+  revokeIngress(groupId: string, rules: readonly IngressRule[]): Promise<void>;
+  deleteSecurityGroup(groupId: string): Promise<void>;
+}
+
+export type Ec2 = Ec2Instances & Ec2Network & Ec2SecurityGroups;

@@ -1,0 +1,43 @@
+import type { Tags } from '../contracts/providers/aws/aws-tags.js';
+
+export interface LoadBalancer {
+  arn: string;
+  name: string;
+  dnsName: string;
+  scheme: 'internet-facing' | 'internal';
+  state: 'provisioning' | 'active' | 'failed';
+  availabilityZones: string[];
+  tags: Tags;
+}
+
+export interface TargetGroup {
+  arn: string;
+  name: string;
+  port: number;
+  tags: Tags;
+}
+
+/**
+ * The control plane's network load balancer (ELBv2). Only the in-memory implementation exists:
+ * this repository has no @aws-sdk/client-elastic-load-balancing-v2 yet, and the SDK adapter plugs
+ * in here when it does.
+ */
+export interface LoadBalancers {
+  findLoadBalancer(name: string): Promise<LoadBalancer | undefined>;
+  createLoadBalancer(request: {
+    name: string;
+    scheme: 'internet-facing' | 'internal';
+    subnetIds: readonly string[];
+    securityGroupIds: readonly string[];
+    tags: Tags;
+  }): Promise<LoadBalancer>;
+  deleteLoadBalancer(arn: string): Promise<void>;
+  findTargetGroup(name: string): Promise<TargetGroup | undefined>;
+  createTargetGroup(request: { name: string; vpcId: string; port: number; tags: Tags }): Promise<TargetGroup>;
+  deleteTargetGroup(arn: string): Promise<void>;
+  /** Creates the TCP listener forwarding `port` to the target group unless it exists. */
+  ensureListener(loadBalancerArn: string, port: number, targetGroupArn: string): Promise<void>;
+  registerTarget(targetGroupArn: string, instanceId: string, port: number): Promise<void>;
+  deregisterTarget(targetGroupArn: string, instanceId: string, port: number): Promise<void>;
+  describeTargets(targetGroupArn: string): Promise<string[]>;
+}

@@ -1,0 +1,180 @@
+/**
+ * CAPA's cluster template on moto through `capless up`'s API: 3 control-plane and 2 worker
+ * machines on real EC2 calls (moto), user data through Secrets Manager, the control plane behind
+ * the load balancer, Nodes reported by a workload stand-in that boots each instance from its user
+ * data; then deletion leaves nothing capless created. The load balancer runs on the in-memory
+ * ELBv2 port: this repository has no @aws-sdk/client-elastic-load-balancing-v2 yet.
+ */
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DescribeInstancesCommand, DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client, type Instance } from '@aws-sdk/client-ec2';
+import { ListSecretsCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type ControlPlane, startControlPlane } from '../../local/control-plane.js';
+import { SdkAwsCloudFactory } from '../../shared/adapters/aws/aws-cloud/sdk-aws-cloud.js';
+import { InMemoryLoadBalancers } from '../../shared/adapters/memory/load-balancers/in-memory-load-balancers.js';
+import { conditionsOf, findCondition } from '../../shared/contracts/conditions.js';
+import { stringAt } from '../../shared/contracts/json.js';
+import { groupOf } from '../../shared/contracts/object.js';
+import { defaultKinds } from '../../shared/contracts/kinds.js';
+import { BootingWorkloadCluster } from '../support/booting-workload.js';
+import { capaTemplateDocuments } from '../support/capa-template.js';
+import { eventually } from '../support/eventually.js';
+import { createMotoInstanceProfile } from '../support/moto-iam.js';
+import { RestClient } from '../support/rest-client.js';
+
+const REGION = 'us-east-1';
+const CLUSTER = `capa-${Date.now().toString(36)}`;
+const NS = 'default';
+const INFRA = 'infrastructure.cluster.x-k8s.io/v1beta2';
+const CORE = 'cluster.x-k8s.io/v1beta2';
+const WAIT = { timeoutMs: 150_000, intervalMs: 500 };
+const saved = { ...process.env };
+
+const documents = capaTemplateDocuments({ CLUSTER_NAME: CLUSTER, AWS_REGION: REGION, KUBERNETES_VERSION: 'v1.32.0' });
+const served = (documents ?? []).filter((d) => defaultKinds.get(groupOf(String(d.apiVersion)), String(d.kind)) !== undefined);
+const unserved = (documents ?? []).filter((d) => !served.includes(d));
+
+let plane: ControlPlane;
+let api: RestClient;
+let dataDir: string;
+let workload: BootingWorkloadCluster;
+let loadBalancers: InMemoryLoadBalancers;
+let ec2: EC2Client;
+let secrets: SecretsManagerClient;
+
+async function clusterInstances(): Promise<Instance[]> {
+  const out = await ec2.send(new DescribeInstancesCommand({ Filters: [{ Name: `tag:sigs.k8s.io/cluster-api-provider-aws/cluster/${CLUSTER}`, Values: ['owned'] }] }));
+  return (out.Reservations ?? []).flatMap((r) => r.Instances ?? []);
+}
+
+const live = (instances: Instance[]) => instances.filter((i) => i.State?.Name !== 'terminated' && i.State?.Name !== 'shutting-down');
+const tag = (instance: Instance, key: string) => instance.Tags?.find((t) => t.Key === key)?.Value;
+
+describe.skipIf(documents === undefined)("CAPA's cluster template on moto", () => {
+  beforeAll(async () => {
+    const endpoint = inject('motoEndpoint');
+    Object.assign(process.env, { AWS_ENDPOINT_URL: endpoint, AWS_REGION: REGION, AWS_ACCESS_KEY_ID: 'moto', AWS_SECRET_ACCESS_KEY: 'moto' });
+    for (const profile of ['control-plane.cluster-api-provider-aws.sigs.k8s.io', 'nodes.cluster-api-provider-aws.sigs.k8s.io']) await createMotoInstanceProfile(endpoint, profile);
+    ec2 = new EC2Client({ region: REGION });
+    secrets = new SecretsManagerClient({ region: REGION });
+    loadBalancers = new InMemoryLoadBalancers(REGION);
+    const cloud = new SdkAwsCloudFactory({ loadBalancers: () => loadBalancers });
+    workload = new BootingWorkloadCluster(cloud);
+    dataDir = await mkdtemp(join(tmpdir(), 'capless-ec2-'));
+    plane = await startControlPlane({ dataDir, port: 0, persist: false, resyncSeconds: 3600, awsCloud: cloud, workloadCluster: workload });
+    api = new RestClient(plane.url, plane.token);
+  });
+
+  afterAll(async () => {
+    await plane?.stop();
+    workload?.destroy();
+    ec2?.destroy();
+    secrets?.destroy();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    process.env = saved;
+  });
+
+  it('serves every kind of the template but ClusterResourceSet', () => {
+    expect(unserved.map((d) => d.kind)).toEqual(['ClusterResourceSet', 'ClusterResourceSet']);
+  });
+
+  it('applies unchanged (ClusterResourceSets aside) and brings 5 instances, the network and the load balancer up', async () => {
+    for (const document of served) await api.mustCreateDocument(document);
+
+    const cluster = await eventually(
+      'the Cluster to be Available with 5 Running Machines',
+      async (report) => {
+        const current = await api.get(CORE, 'Cluster', NS, CLUSTER);
+        const available = findCondition(conditionsOf(current?.status), 'Available');
+        const phases = (await api.list(CORE, 'Machine', NS)).map((m) => stringAt(m, 'status', 'phase'));
+        report({ available, phases, instances: (await clusterInstances()).length });
+        return available?.status === 'True' && phases.length === 5 && phases.every((p) => p === 'Running') ? current : undefined;
+      },
+      WAIT,
+    );
+    expect(cluster).toBeDefined();
+
+    const instances = live(await clusterInstances());
+    expect(instances).toHaveLength(5);
+    expect(instances.map((i) => tag(i, 'sigs.k8s.io/cluster-api-provider-aws/role')).sort()).toEqual(['control-plane', 'control-plane', 'control-plane', 'node', 'node']);
+    const awsMachines = await api.list(INFRA, 'AWSMachine', NS);
+    expect(awsMachines).toHaveLength(5);
+    for (const awsMachine of awsMachines) {
+      const owned = instances.filter((i) => tag(i, 'Name') === awsMachine.metadata.name);
+      expect(owned.map((i) => i.InstanceId)).toEqual([stringAt(awsMachine, 'spec', 'instanceID')]);
+      expect(owned[0]?.ImageId).toBe('ami-0c0a0000000013201'); // the newest capa-ami-ubuntu-24.04-?1.32.0-* of CAPA's account
+      expect(tag(owned[0] ?? {}, `kubernetes.io/cluster/${CLUSTER}`)).toBe('owned');
+    }
+
+    // Each instance booted the bootstrap data of its own Machine, fetched from Secrets Manager.
+    const machines = await api.list(CORE, 'Machine', NS);
+    for (const machine of machines) {
+      const secretName = stringAt(machine, 'spec', 'bootstrap', 'dataSecretName') ?? '';
+      const bootstrap = await api.get('v1', 'Secret', NS, secretName);
+      const awsMachine = awsMachines.find((m) => m.metadata.name === stringAt(machine, 'spec', 'infrastructureRef', 'name'));
+      const booted = workload.booted.get(stringAt(awsMachine, 'spec', 'instanceID') ?? '');
+      expect(booted?.viaSecretsManager).toBe(true);
+      expect(booted?.bootstrapData).toBe(Buffer.from(bootstrap?.data?.value ?? '', 'base64').toString('utf8'));
+      expect(stringAt(machine, 'status', 'phase')).toBe('Running');
+    }
+
+    const [targetGroup] = [...loadBalancers.targetGroups.values()];
+    const controlPlaneIds = instances.filter((i) => tag(i, 'sigs.k8s.io/cluster-api-provider-aws/role') === 'control-plane').map((i) => i.InstanceId);
+    expect([...(targetGroup?.targets ?? [])].sort()).toEqual(controlPlaneIds.sort());
+    const vpcs = await ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: `tag:sigs.k8s.io/cluster-api-provider-aws/cluster/${CLUSTER}`, Values: ['owned'] }] }));
+    expect(vpcs.Vpcs).toHaveLength(1);
+  });
+
+  it('scales the workers and upgrades the control plane: old instances terminated, new ones launched, never two for one AWSMachine', async () => {
+    const before = live(await clusterInstances());
+    await api.mergePatch(CORE, 'MachineDeployment', NS, `${CLUSTER}-md-0`, { spec: { replicas: 3 } });
+    await api.mergePatch('controlplane.cluster.x-k8s.io/v1beta2', 'KubeadmControlPlane', NS, `${CLUSTER}-control-plane`, { spec: { version: 'v1.33.0' } });
+    let maxPerAwsMachine = 0;
+    await eventually(
+      'three v1.33.0 control-plane and three worker Machines Running',
+      async (report) => {
+        const instances = live(await clusterInstances());
+        const perName = new Map<string, number>();
+        for (const i of instances) perName.set(tag(i, 'Name') ?? '', (perName.get(tag(i, 'Name') ?? '') ?? 0) + 1);
+        maxPerAwsMachine = Math.max(maxPerAwsMachine, ...perName.values());
+        const machines = await api.list(CORE, 'Machine', NS);
+        const running = machines.filter((m) => stringAt(m, 'status', 'phase') === 'Running');
+        const upgraded = running.filter((m) => m.metadata.labels?.['cluster.x-k8s.io/control-plane'] !== undefined && stringAt(m, 'spec', 'version') === 'v1.33.0');
+        report({ machines: machines.length, running: running.length, upgraded: upgraded.length, instances: instances.length });
+        return machines.length === 6 && running.length === 6 && upgraded.length === 3 && instances.length === 6 ? true : undefined;
+      },
+      { timeoutMs: 240_000, intervalMs: 1000 },
+    );
+    expect(maxPerAwsMachine).toBe(1);
+    const after = live(await clusterInstances());
+    const replacedControlPlane = before.filter((i) => tag(i, 'sigs.k8s.io/cluster-api-provider-aws/role') === 'control-plane');
+    for (const old of replacedControlPlane) expect(after.map((i) => i.InstanceId)).not.toContain(old.InstanceId);
+    const newControlPlane = after.filter((i) => tag(i, 'sigs.k8s.io/cluster-api-provider-aws/role') === 'control-plane');
+    expect(newControlPlane.map((i) => i.ImageId)).toEqual(['ami-0c0a0000000013300', 'ami-0c0a0000000013300', 'ami-0c0a0000000013300']);
+    const [targetGroup] = [...loadBalancers.targetGroups.values()];
+    expect([...(targetGroup?.targets ?? [])].sort()).toEqual(newControlPlane.map((i) => i.InstanceId).sort());
+  });
+
+  it('deletes everything capless created', async () => {
+    expect((await api.delete(CORE, 'Cluster', NS, CLUSTER)).status).toBeLessThan(300);
+    await eventually(
+      'the Cluster to be gone',
+      async (report) => {
+        const remaining = await api.get(CORE, 'Cluster', NS, CLUSTER);
+        report({ remaining: remaining?.metadata.finalizers, instances: live(await clusterInstances()).length });
+        return remaining === undefined ? true : undefined;
+      },
+      WAIT,
+    );
+    expect(live(await clusterInstances())).toEqual([]);
+    const owned = [{ Name: `tag:sigs.k8s.io/cluster-api-provider-aws/cluster/${CLUSTER}`, Values: ['owned'] }];
+    expect((await ec2.send(new DescribeVpcsCommand({ Filters: owned }))).Vpcs).toEqual([]);
+    expect((await ec2.send(new DescribeSubnetsCommand({ Filters: owned }))).Subnets).toEqual([]);
+    const leftSecrets = await secrets.send(new ListSecretsCommand({ Filters: [{ Key: 'tag-key', Values: [`sigs.k8s.io/cluster-api-provider-aws/cluster/${CLUSTER}`] }] }));
+    expect(leftSecrets.SecretList ?? []).toEqual([]);
+    expect(loadBalancers.loadBalancers.size).toBe(0);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * The AWS provider in the stack, all derived from its one registration: its kinds get queues and
+ * functions, the AWSMachine and AWSCluster functions get exactly the EC2 / ELB / Secrets Manager
+ * permissions the provider declares, mutating EC2 actions only on capless-tagged resources, and
+ * EventBridge's EC2 state-change notifications go to the AWSMachine queue.
+ */
+
+import { describe, expect, it } from 'vitest';
+import { RECONCILED_KINDS } from '../../lib/stacks/reconciled-kinds.js';
+import { valueAt } from '../../shared/contracts/json.js';
+import { AWS_RECONCILED_KINDS } from '../../shared/contracts/providers/aws/aws-provider.js';
+import { synthStack } from './support/synth-stack.js';
+import { type FunctionPolicy, functionPolicies, referencedId } from './support/template-reading.js';
+
+const { template } = synthStack();
+const functions = functionPolicies(template);
+
+function fn(serviceName: string): FunctionPolicy {
+  const found = functions.find((f) => f.serviceName === serviceName);
+  if (!found) throw new Error(`no function ${serviceName}`);
+  return found;
+}
+
+const READ_ONLY = /^(ec2|elasticloadbalancing):Describe/;
+const TAG_CONDITION_KEYS = ['aws:RequestTag/capless.io/managed', 'ec2:ResourceTag/capless.io/managed', 'aws:ResourceTag/capless.io/managed', 'ec2:CreateAction'];
+
+function conditionKeys(condition: unknown): string[] {
+  const operators = typeof condition === 'object' && condition !== null ? Object.values(condition) : [];
+  return operators.flatMap((o) => (typeof o === 'object' && o !== null ? Object.keys(o) : []));
+}
+
+describe('AWS provider in the stack', () => {
+  it.each(AWS_RECONCILED_KINDS.map((k) => [k.kind]))('%s is a reconciled kind with its own function', (kind) => {
+    expect(RECONCILED_KINDS.map((k) => k.kind)).toContain(kind);
+    expect(functions.map((f) => f.serviceName)).toContain(`capless-reconcile-${kind.toLowerCase()}`);
+  });
+
+  it.each(['capless-reconcile-awsmachine', 'capless-reconcile-awscluster'])('%s may mutate EC2 and ELB resources only under a capless tag condition', (service) => {
+    const cloud = fn(service).statements.filter((s) => s.actions.some((a) => /^(ec2|elasticloadbalancing|secretsmanager):/.test(a)));
+    expect(cloud.length).toBeGreaterThan(1);
+    for (const statement of cloud) {
+      // CDK merges the Describe* reads with other `*` statements (X-Ray): only the cloud actions count.
+      if (statement.actions.filter((a) => /^(ec2|elasticloadbalancing|secretsmanager):/.test(a)).every((a) => READ_ONLY.test(a))) continue;
+      const onInstanceLaunchInputs = statement.actions.includes('ec2:RunInstances') && statement.resources.every((r) => typeof r === 'string' && !/instance\/|volume\/|network-interface\//.test(r));
+      if (onInstanceLaunchInputs) continue; // the image, subnet, groups and key a launch only uses
+      expect(conditionKeys(statement.condition).some((k) => TAG_CONDITION_KEYS.includes(k)), JSON.stringify(statement)).toBe(true);
+    }
+  });
+
+  it('lets the AWSMachine function launch only instances tagged by capless, and terminate only those', () => {
+    const statements = fn('capless-reconcile-awsmachine').statements;
+    const launch = statements.find((s) => s.actions.includes('ec2:RunInstances') && s.resources.some((r) => String(r).includes('instance/')));
+    expect(valueAt(launch?.condition, 'StringEquals', 'aws:RequestTag/capless.io/managed')).toBe('true');
+    const terminate = statements.find((s) => s.actions.includes('ec2:TerminateInstances'));
+    expect(valueAt(terminate?.condition, 'StringEquals', 'ec2:ResourceTag/capless.io/managed')).toBe('true');
+  });
+
+  it('gives no other reconciler any EC2 permission', () => {
+    const others = functions.filter((f) => !['capless-reconcile-awsmachine', 'capless-reconcile-awscluster'].includes(f.serviceName));
+    for (const other of others) expect(other.statements.flatMap((s) => s.actions).filter((a) => a.startsWith('ec2:')), other.serviceName).toEqual([]);
+  });
+
+  it('routes EC2 instance state-change notifications to the AWSMachine queue', () => {
+    const rules = Object.values(template.findResources('AWS::Events::Rule'));
+    const ec2Rules = rules.filter((r) => JSON.stringify(valueAt(r, 'Properties', 'EventPattern', 'source')) === '["aws.ec2"]');
+    expect(ec2Rules).toHaveLength(1);
+    const [rule] = ec2Rules;
+    expect(valueAt(rule, 'Properties', 'EventPattern', 'detail-type')).toEqual(['EC2 Instance State-change Notification']);
+    const targets = valueAt(rule, 'Properties', 'Targets');
+    const arn = Array.isArray(targets) ? valueAt(targets[0], 'Arn') : undefined;
+    expect(referencedId(arn)).toMatch(/^ControlPlaneQueuesAWSMachineQueue/);
+    expect(String(Array.isArray(targets) ? valueAt(targets[0], 'InputTransformer', 'InputTemplate') : '')).toContain('cloudEvent');
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * A workload cluster for AWS scenarios on an emulator: when asked for the Node of a providerID
+ * whose instance runs, it first "boots" the instance the way CAPA's user data does (read the
+ * user data, fetch the Secrets Manager chunks the boot script names, gunzip them) and records the
+ * bootstrap data the instance would have run; only then does kubelet "register" the Node.
+ * Instances whose user data cannot be resolved never get a Node.
+ */
+
+import { gunzipSync } from 'node:zlib';
+import { DescribeInstanceAttributeCommand, EC2Client } from '@aws-sdk/client-ec2';
+import type { AwsCloudFactory } from '../../shared/ports/aws-cloud.js';
+import type { WorkloadCluster, WorkloadClusterRef, WorkloadNode } from '../../shared/ports/workload-cluster.js';
+import { parseAwsProviderID, regionOfZone } from '../../functions/reconcile/infrastructure/aws/common/cluster-network.js';
+
+export interface BootedInstance {
+  instanceId: string;
+  bootstrapData: string;
+  viaSecretsManager: boolean;
+}
+
+export class BootingWorkloadCluster implements WorkloadCluster {
+  readonly booted = new Map<string, BootedInstance>();
+  private readonly clients = new Map<string, EC2Client>();
+
+  constructor(private readonly cloud: AwsCloudFactory) {}
+
+  async findNodeByProviderID(_cluster: WorkloadClusterRef, providerID: string): Promise<WorkloadNode | undefined> {
+    const parsed = parseAwsProviderID(providerID);
+    if (!parsed) return undefined;
+    const region = regionOfZone(parsed.availabilityZone);
+    const [instance] = await this.cloud.forRegion(region).ec2.describeInstances({ ids: [parsed.instanceId] });
+    if (instance?.state !== 'running') return undefined;
+    if (!this.booted.has(instance.id)) {
+      const booted = await this.boot(region, instance.id);
+      if (!booted) return undefined;
+      this.booted.set(instance.id, booted);
+    }
+    return { name: instance.privateDnsName ?? instance.id, ready: true };
+  }
+
+  private async boot(region: string, instanceId: string): Promise<BootedInstance | undefined> {
+    let client = this.clients.get(region);
+    if (!client) {
+      client = new EC2Client({ region });
+      this.clients.set(region, client);
+    }
+    const out = await client.send(new DescribeInstanceAttributeCommand({ InstanceId: instanceId, Attribute: 'userData' }));
+    const userData = Buffer.from(out.UserData?.Value ?? '', 'base64');
+    const text = userData.toString('utf8');
+    const prefix = /SECRET_PREFIX="([^"]+)"/.exec(text)?.[1];
+    const chunks = Number(/CHUNKS="(\d+)"/.exec(text)?.[1]);
+    if (!prefix || !Number.isInteger(chunks)) return { instanceId, bootstrapData: gunzipSync(userData).toString('utf8'), viaSecretsManager: false };
+    const parts: Buffer[] = [];
+    for (let i = 0; i < chunks; i++) {
+      const part = await this.cloud.forRegion(region).secrets.getSecret(`${prefix}-${i}`);
+      if (!part) return undefined;
+      parts.push(Buffer.from(part));
+    }
+    return { instanceId, bootstrapData: gunzipSync(Buffer.concat(parts)).toString('utf8'), viaSecretsManager: true };
+  }
+
+  destroy(): void {
+    for (const client of this.clients.values()) client.destroy();
+  }
+}
