@@ -10,6 +10,7 @@ import { apiGroupDocument, apiGroupList, apiResourceList, coreApiVersions, versi
 import { builtinOpenApi, openApiV2 } from './routes/openapi.js';
 import { handleResource } from './routes/resources.js';
 import { errorResponse } from './status.js';
+import type { WatchHub } from './watch/watch-hub.js';
 
 export interface ApiDeps {
   store: ObjectStore;
@@ -17,6 +18,8 @@ export interface ApiDeps {
   admission: Admission;
   authenticate: Authenticator;
   logger: Logger;
+  /** Serves `watch=true` from the store's change feed (embedded mode); absent behind API Gateway. */
+  watches?: WatchHub;
   /** OpenAPI documents by path (`/openapi/v3`, `/openapi/v3/apis/g/v`, `/openapi/v2`), if served. */
   openApi?: (path: string) => unknown | undefined;
 }

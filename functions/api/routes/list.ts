@@ -1,11 +1,14 @@
 import type { KindInfo } from '../../../shared/contracts/kinds.js';
 import { BadRequestError, MethodNotAllowedError } from '../../../shared/errors/index.js';
+import type { StoredObject } from '../../../shared/contracts/object.js';
 import type { ListQuery, ObjectStore } from '../../../shared/ports/object-store.js';
 import { parseLabelSelector } from '../../../shared/store/label-selector.js';
 import type { Principal } from '../auth.js';
 import { type ApiRequest, type ApiResponse, jsonResponse } from '../http.js';
 import { type ResourcePath, apiVersionOf } from '../paths.js';
 import { visibleTo } from '../secret-access.js';
+import type { WatchHub } from '../watch/watch-hub.js';
+import { isWatch, parseWatchOptions } from '../watch/watch-options.js';
 import { presentAs } from './present.js';
 
 /** Largest page a list returns at once; a larger `limit` gets this many and a continue token. */
@@ -15,24 +18,40 @@ export const MAX_LIST_PAGE = 10_000;
 const MAX_SELECTED_NAME = 253;
 const MAX_SELECTED_NAMESPACE = 63;
 
-/** GET on a collection: label and field selectors, paging; Secret data never appears. */
-export async function list(request: ApiRequest, path: ResourcePath, principal: Principal, store: ObjectStore): Promise<ApiResponse> {
-  refuseWatch(request);
+/** GET on a collection: label and field selectors, paging; Secret data never appears. With `watch=true`, a watch. */
+export async function list(request: ApiRequest, path: ResourcePath, principal: Principal, store: ObjectStore, watches?: WatchHub): Promise<ApiResponse> {
+  if (isWatch(request.query)) return watch(request, path, principal, store, watches);
+  // The position is taken before the read: a watch from it sees every change the list may have missed.
+  const resourceVersion = watches?.listResourceVersion() ?? '';
   const query = listQuery(request, path);
   const result = query ? await store.list(query) : { items: [] };
   return jsonResponse(200, {
     apiVersion: apiVersionOf(path.info, path.version),
     kind: `${path.info.kind}List`,
-    metadata: { resourceVersion: '', ...(result.continue ? { continue: result.continue } : {}) },
+    metadata: { resourceVersion, ...(result.continue ? { continue: result.continue } : {}) },
     items: result.items.map((item) => visibleTo(presentAs(item, path.info), path.info, principal, true)),
   });
 }
 
-/** Watches are not served yet: say so instead of answering with a list the client takes for a stream. */
-export function refuseWatch(request: ApiRequest): void {
-  const watch = request.query.get('watch');
-  if (watch === null || watch === '' || watch === 'false' || watch === '0') return;
-  throw new MethodNotAllowedError('watch is not supported by this server (a list without watch=true is)');
+function watch(request: ApiRequest, path: ResourcePath, principal: Principal, store: ObjectStore, watches: WatchHub | undefined): Promise<ApiResponse> {
+  if (!watches) throw new MethodNotAllowedError('watch is not served on this endpoint: use the streaming watch endpoint (ADR 0080)');
+  const options = parseWatchOptions(request.query);
+  const listed = listQuery(request, path);
+  const query = listed ? withoutPaging(listed) : undefined;
+  const present = (object: StoredObject) => visibleTo(presentAs(object, path.info), path.info, principal, true);
+  const filter = {
+    info: path.info,
+    ...(query?.namespace !== undefined ? { namespace: query.namespace } : {}),
+    ...(query?.name !== undefined ? { name: query.name } : {}),
+    ...(query?.labelSelector ? { labelSelector: query.labelSelector } : {}),
+    ...(query ? {} : { matchesNothing: true }),
+  };
+  return watches.open({ filter, ...(query ? { query } : {}), options, present }, store);
+}
+
+function withoutPaging(query: ListQuery): ListQuery {
+  const { limit: _limit, continue: _continue, ...rest } = query;
+  return rest;
 }
 
 /** The store query for a list request, or undefined when the selectors can match nothing. */
