@@ -29,7 +29,10 @@ describe.each(KUBECTL_BINARIES)('kubectl (%s) watches the capless API', (KUBECTL
     await api.store.create(configMap('w-existing'));
     const watch = startTool(KUBECTL, ['get', 'configmaps', '-w', '--output-watch-events', '--no-headers'], env());
     try {
-      await eventually('the initial list', async (seen) => (seen(watch.stdout()), watch.stdout().includes('w-existing') ? true : undefined), { timeoutMs: 30_000, intervalMs: 100 });
+      await eventually('the initial list', async (seen) => {
+        seen(watch.stdout());
+        return watch.stdout().includes('w-existing') ? true : undefined;
+      }, { timeoutMs: 30_000, intervalMs: 100 });
       await api.store.create(configMap('w-new'));
       const created = await api.store.get(cmKey('w-new'));
       if (!created) throw new Error('w-new missing');
