@@ -85,7 +85,7 @@ async function cycle(port: number, store: MemoryObjectStore, hub: WatchHub, plan
   await Promise.all(
     Array.from({ length: plan.watches }, (_, i) =>
       new Promise<void>((resolve, reject) => {
-        const req = request({ host: '127.0.0.1', port, path: '/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=' + hub.listResourceVersion(), agent: false }, (res) => {
+        const req = request({ host: '127.0.0.1', port, path: `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${hub.listResourceVersion()}`, agent: false }, (res) => {
           if (i < plan.stalled) res.pause();
           else res.on('data', (chunk: Buffer) => {
             for (const byte of chunk) if (byte === 10) eventsReceived++;
