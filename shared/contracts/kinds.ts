@@ -1,4 +1,5 @@
 import type { GroupKind } from './object.js';
+import { CLUSTER_API_COLUMNS, type PrinterColumn } from './printing/printer-column.js';
 
 /** Everything the API, the store and the router need to know about a kind. */
 export interface KindInfo extends GroupKind {
@@ -10,6 +11,10 @@ export interface KindInfo extends GroupKind {
   statusSubresource: boolean;
   /** Secret-like: `data` is encrypted at rest and never returned by list calls. */
   sensitive?: boolean;
+  /** Short names (`kubectl get kcp`), as the kind's CRD declares them. */
+  shortNames?: readonly string[];
+  /** Columns of `kubectl get` (Table responses, the served CRD); without any: Name and Age. */
+  printerColumns?: readonly PrinterColumn[];
 }
 
 const CORE = 'cluster.x-k8s.io';
@@ -26,16 +31,16 @@ const V1BETA2 = ['v1beta2', 'v1beta1'] as const;
 /** Kinds capless serves out of the box. Providers add theirs with `registerKind`. */
 export const BUILTIN_KINDS: readonly KindInfo[] = [
   kind('', 'Secret', 'secrets', ['v1'], { statusSubresource: false, sensitive: true }),
-  kind('', 'ConfigMap', 'configmaps', ['v1'], { statusSubresource: false }),
-  kind(CORE, 'Cluster', 'clusters', V1BETA2),
-  kind(CORE, 'Machine', 'machines', V1BETA2),
-  kind(CORE, 'MachineSet', 'machinesets', V1BETA2),
-  kind(CORE, 'MachineDeployment', 'machinedeployments', V1BETA2),
-  kind(CORE, 'MachineHealthCheck', 'machinehealthchecks', V1BETA2),
-  kind(BOOTSTRAP, 'KubeadmConfig', 'kubeadmconfigs', V1BETA2),
-  kind(BOOTSTRAP, 'KubeadmConfigTemplate', 'kubeadmconfigtemplates', V1BETA2, { statusSubresource: false }),
-  kind(CONTROL_PLANE, 'KubeadmControlPlane', 'kubeadmcontrolplanes', V1BETA2),
-  kind(CONTROL_PLANE, 'KubeadmControlPlaneTemplate', 'kubeadmcontrolplanetemplates', V1BETA2, { statusSubresource: false }),
+  kind('', 'ConfigMap', 'configmaps', ['v1'], { statusSubresource: false, shortNames: ['cm'] }),
+  kind(CORE, 'Cluster', 'clusters', V1BETA2, { shortNames: ['cl'], printerColumns: CLUSTER_API_COLUMNS.Cluster }),
+  kind(CORE, 'Machine', 'machines', V1BETA2, { shortNames: ['ma'], printerColumns: CLUSTER_API_COLUMNS.Machine }),
+  kind(CORE, 'MachineSet', 'machinesets', V1BETA2, { shortNames: ['ms'], printerColumns: CLUSTER_API_COLUMNS.MachineSet }),
+  kind(CORE, 'MachineDeployment', 'machinedeployments', V1BETA2, { shortNames: ['md'], printerColumns: CLUSTER_API_COLUMNS.MachineDeployment }),
+  kind(CORE, 'MachineHealthCheck', 'machinehealthchecks', V1BETA2, { shortNames: ['mhc', 'mhcs'], printerColumns: CLUSTER_API_COLUMNS.MachineHealthCheck }),
+  kind(BOOTSTRAP, 'KubeadmConfig', 'kubeadmconfigs', V1BETA2, { printerColumns: CLUSTER_API_COLUMNS.KubeadmConfig }),
+  kind(BOOTSTRAP, 'KubeadmConfigTemplate', 'kubeadmconfigtemplates', V1BETA2, { statusSubresource: false, printerColumns: CLUSTER_API_COLUMNS.KubeadmConfigTemplate }),
+  kind(CONTROL_PLANE, 'KubeadmControlPlane', 'kubeadmcontrolplanes', V1BETA2, { shortNames: ['kcp'], printerColumns: CLUSTER_API_COLUMNS.KubeadmControlPlane }),
+  kind(CONTROL_PLANE, 'KubeadmControlPlaneTemplate', 'kubeadmcontrolplanetemplates', V1BETA2, { statusSubresource: false, shortNames: ['kcpt'] }),
   kind(INFRASTRUCTURE, 'InMemoryCluster', 'inmemoryclusters', ['v1beta2']),
   kind(INFRASTRUCTURE, 'InMemoryClusterTemplate', 'inmemoryclustertemplates', ['v1beta2'], { statusSubresource: false }),
   kind(INFRASTRUCTURE, 'InMemoryMachine', 'inmemorymachines', ['v1beta2']),
@@ -44,11 +49,11 @@ export const BUILTIN_KINDS: readonly KindInfo[] = [
   kind(INFRASTRUCTURE, 'DockerClusterTemplate', 'dockerclustertemplates', V1BETA2, { statusSubresource: false }),
   kind(INFRASTRUCTURE, 'DockerMachine', 'dockermachines', V1BETA2),
   kind(INFRASTRUCTURE, 'DockerMachineTemplate', 'dockermachinetemplates', V1BETA2, { statusSubresource: false }),
-  kind('ipam.cluster.x-k8s.io', 'IPAddressClaim', 'ipaddressclaims', V1BETA2),
-  kind('ipam.cluster.x-k8s.io', 'IPAddress', 'ipaddresses', V1BETA2, { statusSubresource: false }),
-  kind('runtime.cluster.x-k8s.io', 'ExtensionConfig', 'extensionconfigs', ['v1beta2']),
+  kind('ipam.cluster.x-k8s.io', 'IPAddressClaim', 'ipaddressclaims', V1BETA2, { printerColumns: CLUSTER_API_COLUMNS.IPAddressClaim }),
+  kind('ipam.cluster.x-k8s.io', 'IPAddress', 'ipaddresses', V1BETA2, { statusSubresource: false, printerColumns: CLUSTER_API_COLUMNS.IPAddress }),
+  kind('runtime.cluster.x-k8s.io', 'ExtensionConfig', 'extensionconfigs', ['v1beta2'], { shortNames: ['ext'], printerColumns: CLUSTER_API_COLUMNS.ExtensionConfig }),
   kind('clusterctl.cluster.x-k8s.io', 'Metadata', 'metadata', ['v1alpha3'], { statusSubresource: false }),
-  kind('clusterctl.cluster.x-k8s.io', 'Provider', 'providers', ['v1alpha3'], { statusSubresource: false }),
+  kind('clusterctl.cluster.x-k8s.io', 'Provider', 'providers', ['v1alpha3'], { statusSubresource: false, printerColumns: CLUSTER_API_COLUMNS.Provider }),
 ];
 
 /** A lookup over kinds; immutable once built so handlers can share it. */

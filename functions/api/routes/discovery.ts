@@ -55,28 +55,14 @@ export function apiResourceList(kinds: KindRegistry, group: string, version: str
   return jsonResponse(200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources });
 }
 
-/** Cluster API's short names (its CRDs' `shortNames`), so `kubectl get kcp` and `capless get md` work. */
-const SHORT_NAMES: Record<string, string[]> = {
-  'cluster.x-k8s.io/clusters': ['cl'],
-  'cluster.x-k8s.io/machines': ['ma'],
-  'cluster.x-k8s.io/machinesets': ['ms'],
-  'cluster.x-k8s.io/machinedeployments': ['md'],
-  'cluster.x-k8s.io/machinehealthchecks': ['mhc', 'mhcs'],
-  'controlplane.cluster.x-k8s.io/kubeadmcontrolplanes': ['kcp'],
-  'controlplane.cluster.x-k8s.io/kubeadmcontrolplanetemplates': ['kcpt'],
-  'runtime.cluster.x-k8s.io/extensionconfigs': ['ext'],
-  '/secrets': [],
-  '/configmaps': ['cm'],
-};
-
 function resourceEntries(info: KindInfo) {
-  const shortNames = SHORT_NAMES[`${info.group}/${info.plural}`] ?? [];
+  const shortNames = info.shortNames ?? [];
   const main = {
     name: info.plural,
     singularName: info.kind.toLowerCase(),
     namespaced: info.namespaced,
     kind: info.kind,
-    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update'],
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
     ...(shortNames.length > 0 ? { shortNames } : {}),
     ...(info.group === '' ? {} : { categories: ['cluster-api'] }),
   };

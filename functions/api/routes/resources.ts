@@ -16,6 +16,8 @@ import type { ResourcePath } from '../paths.js';
 import { authorizeSecretVerb, redactStatus, secretValues, verbOf, visibleTo } from '../secret-access.js';
 import { statusFromError, successStatus } from '../status.js';
 import { deleteOptions } from './delete-options.js';
+import { negotiate } from '../representation/accept.js';
+import { tableOf } from '../representation/table.js';
 import type { WatchHub } from '../watch/watch-hub.js';
 import { isWatch } from '../watch/watch-options.js';
 import { list } from './list.js';
@@ -110,7 +112,9 @@ async function read(path: ResourcePath, call: Call): Promise<ApiResponse> {
   if (isWatch(call.request.query)) {
     throw new MethodNotAllowedError(`watch a single object through its collection with fieldSelector=metadata.name=${path.name ?? ''}`);
   }
+  const representation = negotiate(call.request.headers.accept, call.request.query, true);
   const object = await getOrThrow(call.deps.store, path.info, path.namespace ?? DEFAULT_NAMESPACE, path.name ?? '');
+  if (representation.kind === 'table') return jsonResponse(200, tableOf(path.info, [shown(object, path, call)], representation, {}, Date.now()));
   return jsonResponse(200, shown(object, path, call));
 }
 

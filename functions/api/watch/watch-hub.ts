@@ -1,4 +1,4 @@
-import type { KubeObject, StoredObject } from '../../../shared/contracts/object.js';
+import type { StoredObject } from '../../../shared/contracts/object.js';
 import { BadRequestError, GoneError, TooManyRequestsError } from '../../../shared/errors/index.js';
 import type { ListQuery, ObjectStore } from '../../../shared/ports/object-store.js';
 import type { ChangeLog } from '../../../shared/watch/change-log.js';
@@ -25,7 +25,9 @@ export interface WatchRequest {
   /** The store query that reads the current state for initial events; absent when the selectors match nothing. */
   query?: ListQuery;
   options: WatchOptions;
-  present: (object: StoredObject) => KubeObject;
+  present: (object: StoredObject) => unknown;
+  /** Names the presentation (`object`, `table:Metadata`…): watches with the same one share serialized events. */
+  presentation: string;
 }
 
 /**
@@ -65,6 +67,7 @@ export class WatchHub {
       timeoutMs: Math.min(requested, this.limits.maxTimeoutSeconds) * 1000,
       maxPendingBytes: this.limits.maxPendingBytes,
       present: request.present,
+      presentation: request.presentation,
       onClose: (closed) => this.sessions.delete(closed),
     });
     this.sessions.add(session);

@@ -1,5 +1,5 @@
 import type { KindInfo } from '../../../shared/contracts/kinds.js';
-import { groupOf, type KubeObject, type StoredObject } from '../../../shared/contracts/object.js';
+import { groupOf, type StoredObject } from '../../../shared/contracts/object.js';
 import { GoneError } from '../../../shared/errors/index.js';
 import type { LabelSelectorTerm } from '../../../shared/ports/object-store.js';
 import { matchesLabelSelector } from '../../../shared/store/label-selector.js';
@@ -31,8 +31,10 @@ export interface SessionSettings {
   timeoutMs: number;
   /** Bytes queued for a client that is not reading before it is dropped. */
   maxPendingBytes: number;
-  /** How the API shows an object of this kind in a watch event (storage version, Secret data removed). */
-  present: (object: StoredObject) => KubeObject;
+  /** How the API shows an object of this kind in a watch event (storage version, Secret data removed; maybe a Table row). */
+  present: (object: StoredObject) => unknown;
+  /** Names the presentation: watches with the same one share serialized events. */
+  presentation: string;
   onClose: (session: WatchSession) => void;
 }
 
@@ -40,7 +42,7 @@ type EventType = LoggedChange['type'] | 'BOOKMARK' | 'ERROR';
 
 const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
-/** Serialized events shared by every watch that sends the same change with the same type. */
+/** Serialized events shared by every watch that sends the same change with the same type and presentation. */
 const lines = new WeakMap<LoggedChange, Map<string, string>>();
 
 /**
@@ -160,10 +162,11 @@ export class WatchSession implements ResponseStream {
       byType = new Map();
       lines.set(change, byType);
     }
-    let line = byType.get(type);
+    const key = `${type} ${this.settings.presentation}`;
+    let line = byType.get(key);
     if (line === undefined) {
       line = this.line(type, this.settings.present(change.object));
-      byType.set(type, line);
+      byType.set(key, line);
     }
     return line;
   }
