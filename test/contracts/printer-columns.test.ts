@@ -41,8 +41,8 @@ const crds = all.filter((c) => defaultKinds.get(c.group, c.kind));
 const unserved = all.filter((c) => !defaultKinds.get(c.group, c.kind));
 
 describe("printer columns and short names are Cluster API's", () => {
-  it.skipIf(all.length > 0)('skipped: ../shared/capi-samples/crds is not there to compare with', () => {});
-  for (const crd of unserved) it.skip(`${crd.file}: skipped, capless does not serve ${crd.kind} yet`, () => {});
+  if (all.length === 0) it('upstream CRDs', (context) => context.skip(`${CRDS} is absent: printer columns not compared with Cluster API's CRDs`));
+  for (const crd of unserved) it(`${crd.file} skipped`, (context) => context.skip(`capless does not serve ${crd.kind} on this branch yet`));
   it.each(crds.map((c) => [c.file, c] as const))('%s', (_file, crd) => {
     const info = defaultKinds.get(crd.group, crd.kind);
     expect(info?.printerColumns ?? []).toEqual(crd.columns);

@@ -48,19 +48,14 @@ function parse(path: string): CompiledPath | undefined {
 /** Every value the path reaches in the document (a filter can reach several). */
 export function evaluateJsonPath(document: unknown, path: CompiledPath): unknown[] {
   let current: unknown[] = [document];
-  for (const step of path) {
-    const next: unknown[] = [];
-    for (const value of current) {
-      if (step.kind === 'field') {
-        if (isPlainRecord(value) && Object.hasOwn(value, step.name)) next.push(value[step.name]);
-        continue;
-      }
-      if (!Array.isArray(value)) continue;
-      for (const item of value) if (isPlainRecord(item) && item[step.field] === step.equals) next.push(item);
-    }
-    current = next;
-  }
+  for (const step of path) current = current.flatMap((value) => apply(step, value));
   return current.filter((value) => value !== undefined && value !== null);
+}
+
+function apply(step: Step, value: unknown): unknown[] {
+  if (step.kind === 'field') return isPlainRecord(value) && Object.hasOwn(value, step.name) ? [value[step.name]] : [];
+  if (!Array.isArray(value)) return [];
+  return value.filter((item) => isPlainRecord(item) && item[step.field] === step.equals);
 }
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {
