@@ -119,7 +119,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const host = options.host ?? '127.0.0.1';
   const tls = options.tls ? await loadOrCreateServingCertificate(options.dataDir, host) : undefined;
   const http = await listen(
-    (request) => handleApiRequest(request, { store, kinds, admission, authenticate, logger, watches }),
+    (request) => handleApiRequest(request, { store, kinds, admission, authenticate, logger, watches, contracts: providers }),
     { host, port: options.port, ...(tls ? { tls } : {}) },
   );
   const kubeconfigPath = await writeKubeconfig(options.dataDir, http.url, token, tls?.cert);

@@ -13,6 +13,11 @@ export interface KindInfo extends GroupKind {
   sensitive?: boolean;
   /** Short names (`kubectl get kcp`), as the kind's CRD declares them. */
   shortNames?: readonly string[];
+  /**
+   * Served for reading only (get, list, watch; lists are empty): capless has no controller for the
+   * kind, but tools that list it (clusterctl describe lists MachinePools) must find it. Writes are a 405.
+   */
+  readOnly?: boolean;
   /** Columns of `kubectl get` (Table responses, the served CRD); without any: Name and Age. */
   printerColumns?: readonly PrinterColumn[];
 }
@@ -36,6 +41,7 @@ export const BUILTIN_KINDS: readonly KindInfo[] = [
   kind(CORE, 'Machine', 'machines', V1BETA2, { shortNames: ['ma'], printerColumns: CLUSTER_API_COLUMNS.Machine }),
   kind(CORE, 'MachineSet', 'machinesets', V1BETA2, { shortNames: ['ms'], printerColumns: CLUSTER_API_COLUMNS.MachineSet }),
   kind(CORE, 'MachineDeployment', 'machinedeployments', V1BETA2, { shortNames: ['md'], printerColumns: CLUSTER_API_COLUMNS.MachineDeployment }),
+  kind(CORE, 'MachinePool', 'machinepools', V1BETA2, { readOnly: true, shortNames: ['mp'] }),
   kind(CORE, 'MachineHealthCheck', 'machinehealthchecks', V1BETA2, { shortNames: ['mhc', 'mhcs'], printerColumns: CLUSTER_API_COLUMNS.MachineHealthCheck }),
   kind(BOOTSTRAP, 'KubeadmConfig', 'kubeadmconfigs', V1BETA2, { printerColumns: CLUSTER_API_COLUMNS.KubeadmConfig }),
   kind(BOOTSTRAP, 'KubeadmConfigTemplate', 'kubeadmconfigtemplates', V1BETA2, { statusSubresource: false, printerColumns: CLUSTER_API_COLUMNS.KubeadmConfigTemplate }),

@@ -63,6 +63,7 @@ export const startTestApi: TestApiFactory = async (options = {}) => {
       { token: TEST_TOKEN, principal: { name: 'test-admin', canReadSecrets: options.canReadSecrets ?? true, canWriteSecrets: options.canWriteSecrets ?? true } },
     ]),
     logger: silentLogger,
+    contracts: builtinProviderLookup,
     ...(watches ? { watches } : {}),
   };
   const handle = (request: ApiRequest) => handleApiRequest(request, deps);

@@ -57,6 +57,9 @@ export async function handleResource(request: ApiRequest, path: ResourcePath, pr
 }
 
 function dispatch(path: ResourcePath, call: Call): Promise<ApiResponse> {
+  if (path.info.readOnly && call.request.method !== 'GET') {
+    throw new MethodNotAllowedError(`${path.info.plural}.${path.info.group} are served read-only: capless has no controller for ${path.info.kind} (${call.request.method} is not allowed)`);
+  }
   switch (call.request.method) {
     case 'GET':
       return path.name === undefined ? list(call.request, path, call.principal, call.deps.store, call.deps.watches) : read(path, call);
