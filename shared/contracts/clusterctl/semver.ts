@@ -30,18 +30,20 @@ export function compareSemVer(a: SemVer, b: SemVer): number {
 
 function comparePreRelease(a: string[], b: string[]): number {
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x === undefined) return -1;
-    if (y === undefined) return 1;
-    const nx = /^\d+$/.test(x) ? Number(x) : undefined;
-    const ny = /^\d+$/.test(y) ? Number(y) : undefined;
-    if (nx !== undefined && ny !== undefined && nx !== ny) return nx - ny;
-    if (nx !== undefined && ny === undefined) return -1;
-    if (nx === undefined && ny !== undefined) return 1;
-    if (x !== y) return x < y ? -1 : 1;
+    const order = compareIdentifier(a[i], b[i]);
+    if (order !== 0) return order;
   }
   return 0;
+}
+
+/** SemVer §11: a missing identifier sorts first, numbers before text, numbers numerically. */
+function compareIdentifier(x: string | undefined, y: string | undefined): number {
+  if (x === undefined || y === undefined) return x === y ? 0 : x === undefined ? -1 : 1;
+  const nx = /^\d+$/.test(x) ? Number(x) : undefined;
+  const ny = /^\d+$/.test(y) ? Number(y) : undefined;
+  if (nx !== undefined && ny !== undefined) return nx - ny;
+  if (nx !== undefined || ny !== undefined) return nx !== undefined ? -1 : 1;
+  return x === y ? 0 : x < y ? -1 : 1;
 }
 
 /** clusterctl's version tag: the version with a leading `v`. */

@@ -83,7 +83,7 @@ function upgradeInfo(provider: InstalledProvider): UpgradeInfo {
   for (const available of provider.availableVersions) {
     const version = parseSemVer(available);
     // Versions that are not semver, pre-releases and versions not newer are never upgrade targets.
-    if (!version || version.preRelease !== '' || compareSemVer(current, version) >= 0) continue;
+    if (version?.preRelease !== '' || compareSemVer(current, version) >= 0) continue;
     if (!seriesFor(provider.metadata, version)) {
       throw new UpgradePlanError(`invalid provider metadata: version ${available} for the provider ${provider.name} does not match any release series`);
     }
