@@ -12,6 +12,9 @@ export interface ProviderMetadata {
   releaseSeries: ReleaseSeries[];
 }
 
+/** A metadata document clusterctl would refuse; the message names the field. */
+export class InvalidMetadataError extends Error {}
+
 const seriesSchema = z.object({ major: z.number().int().min(0), minor: z.number().int().min(0), contract: z.string().regex(/^v[0-9a-z]+$/) });
 
 /**
@@ -20,22 +23,22 @@ const seriesSchema = z.object({ major: z.number().int().min(0), minor: z.number(
  * no major.minor twice. Throws an Error naming the field at fault.
  */
 export function parseProviderMetadata(document: unknown, source: string): ProviderMetadata {
-  if (!isRecord(document)) throw new Error(`${source}: not a YAML object`);
+  if (!isRecord(document)) throw new InvalidMetadataError(`${source}: not a YAML object`);
   if (document.apiVersion !== 'clusterctl.cluster.x-k8s.io/v1alpha3' || document.kind !== 'Metadata') {
-    throw new Error(`${source}: apiVersion/kind must be clusterctl.cluster.x-k8s.io/v1alpha3 Metadata`);
+    throw new InvalidMetadataError(`${source}: apiVersion/kind must be clusterctl.cluster.x-k8s.io/v1alpha3 Metadata`);
   }
   if (!Array.isArray(document.releaseSeries) || document.releaseSeries.length === 0) {
-    throw new Error(`${source}: releaseSeries: Required value: at least one release series`);
+    throw new InvalidMetadataError(`${source}: releaseSeries: Required value: at least one release series`);
   }
   const seen = new Set<string>();
   const releaseSeries = document.releaseSeries.map((entry, i) => {
     const parsed = seriesSchema.safeParse(entry);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new Error(`${source}: releaseSeries[${i}]${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'invalid'}`);
+      throw new InvalidMetadataError(`${source}: releaseSeries[${i}]${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'invalid'}`);
     }
     const key = `${parsed.data.major}.${parsed.data.minor}`;
-    if (seen.has(key)) throw new Error(`${source}: releaseSeries[${i}]: ${key} is listed twice`);
+    if (seen.has(key)) throw new InvalidMetadataError(`${source}: releaseSeries[${i}]: ${key} is listed twice`);
     seen.add(key);
     return parsed.data;
   });
