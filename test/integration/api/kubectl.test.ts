@@ -18,7 +18,7 @@ import { type TestApi, startTestApi } from '../../support/api-server.js';
 const DEBIAN_KUBECTL = resolve(import.meta.dirname, '../../../.tools/kubernetes-client/usr/bin/kubectl');
 const BINARIES = process.env.KUBECTL ? [process.env.KUBECTL] : ['kubectl', ...(existsSync(DEBIAN_KUBECTL) ? [DEBIAN_KUBECTL] : [])];
 const run = promisify(execFile);
-const SAMPLE = resolve(import.meta.dirname, '../../../../shared/capi-samples/examples/simple-cluster.yaml');
+const SAMPLE = resolve(import.meta.dirname, '../../fixtures/simple-cluster.yaml');
 
 describe.each(BINARIES)('kubectl (%s) against the capless API', (KUBECTL) => {
   let api: TestApi;
