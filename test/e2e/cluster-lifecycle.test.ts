@@ -288,6 +288,17 @@ function maxLive(from: number, role: (m: KubeObject) => boolean): number {
 }
 
 /** Upstream examples (one file at a time: they share names) and the seed text's sample manifests. */
+/** Why a sample file cannot be applied as it is yet (as test/contracts/admission-samples.test.ts says), or undefined. */
+function pendingSetReason(docs: unknown[]): string | undefined {
+  if (/\$\{[A-Za-z_]/.test(JSON.stringify(docs))) return 'a clusterctl template: its variable placeholders are substituted first (capless generate cluster)';
+  for (const doc of docs) {
+    const apiVersion = stringAt(doc, 'apiVersion');
+    const kind = stringAt(doc, 'kind');
+    if (apiVersion && kind && !defaultKinds.get(groupOf(apiVersion), kind)) return `kind ${kind} (${apiVersion}) is not served yet`;
+  }
+  return undefined;
+}
+
 function sampleSets(): [string, unknown[]][] {
   const sets: [string, unknown[]][] = [];
   if (existsSync(EXAMPLES)) {
@@ -317,7 +328,14 @@ describe('real Cluster API sample manifests on Docker kinds', () => {
     return;
   }
 
-  it.each(sets)('%s is accepted unchanged; its Cluster waits for the missing provider without errors piling up', async (_name, docs) => {
+  const pending = sets.flatMap(([name, docs]): [string, string][] => {
+    const reason = pendingSetReason(docs);
+    return reason ? [[name, reason]] : [];
+  });
+  for (const [name, reason] of pending) it(`${name} skipped`, (context) => context.skip(reason));
+  const admissible = sets.filter(([name]) => !pending.some(([p]) => p === name));
+
+  it.each(admissible)('%s is accepted unchanged; its Cluster waits for the missing provider without errors piling up', async (_name, docs) => {
     const created: KubeObject[] = [];
     for (const doc of docs) created.push(await api.mustCreateDocument(doc));
     const clusters = created.filter((o) => o.kind === 'Cluster' && groupOf(o.apiVersion) === 'cluster.x-k8s.io');
