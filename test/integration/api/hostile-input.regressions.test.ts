@@ -235,6 +235,16 @@ describe('g. watch', () => {
     expect(response.body).not.toContain('"data"');
     expectNoSecret(response);
   });
+  it.each([
+    ['text/html', 406],
+    ['application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io', 406],
+    ['application/json;as=Table;v=v1;g=meta.k8s.io', 200],
+    ['application/vnd.kubernetes.protobuf,application/json', 200],
+  ])('a list asked for as %s -> %i', async (accept, code) => {
+    const response = await api.handle({ method: 'GET', path: CM, query: new URLSearchParams(), headers: { accept, authorization: `Bearer ${api.tokens.admin}` }, body: '' });
+    if (code !== 200) expectRefused(response, [code]);
+    else expect(response.status).toBe(200);
+  });
   it('a watch on a named object -> 405 naming the collection route', async () => {
     expectRefused(await send({ method: 'GET', path: `${CM}/c`, query: 'watch=true' }), [405]);
   });
