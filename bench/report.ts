@@ -55,6 +55,8 @@ export interface BenchReport {
   controlPlaneStoreWritesPerSecond: number;
   /** controlPlaneStoreWritesPerSecond / rawStoreWritesPerSecond. */
   controlPlaneFractionOfRaw: number;
+  /** `capless get|describe|apply` from process start to exit (median of five), bin/capless.mjs as users run it. */
+  cliStartMs: { get: number; describe: number; apply: number };
   /** One full resync of the ready fleet, per cluster. */
   resyncPerCluster: { reconciles: number; storeReads: number; storeWrites: number; queueMessages: number };
   /** Objects of the run still in the store at the end (0 when every delete went through). */
@@ -93,6 +95,7 @@ export function formatReport(r: BenchReport): string {
     ['latency p50 / p99', `${fixed(r.latencyMs.p50, 0)} / ${fixed(r.latencyMs.p99, 0)} ms`, 'p50 ≤ 20 ms'],
     ['reconcile mean', `${fixed(r.reconcileMsMean, 1)} ms`],
     ['peak RSS', `${fixed(r.peakRssMB, 0)} MB`],
+    ['capless CLI start get / describe / apply', `${fixed(r.cliStartMs.get, 0)} / ${fixed(r.cliStartMs.describe, 0)} / ${fixed(r.cliStartMs.apply, 0)} ms`, '≤ 300 ms'],
     ['raw store writes/s', fixed(r.rawStoreWritesPerSecond, 0)],
     ['control plane writes/s', `${fixed(r.controlPlaneStoreWritesPerSecond, 0)} (${fixed(100 * r.controlPlaneFractionOfRaw, 0)}% of raw)`],
     ['resync / cluster', `${fixed(r.resyncPerCluster.reconciles, 1)} reconciles, ${fixed(r.resyncPerCluster.storeReads, 1)} reads, ${fixed(r.resyncPerCluster.storeWrites, 1)} writes`],

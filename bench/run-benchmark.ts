@@ -23,6 +23,7 @@ import { FleetTracker } from './fleet-tracker.js';
 import { measureRawStoreThroughput } from './raw-store-throughput.js';
 import type { BenchReport } from './report.js';
 import { topologyClusterObjects, topologyDeletionOrder } from './topology-workload.js';
+import { type CliStartReport, measureCliStart } from './cli-start.js';
 import { benchCluster, clusterObjects } from './workload.js';
 
 /** Progress lines for the terminal; the test passes a silent one. */
@@ -126,6 +127,9 @@ export async function runBenchmark(options: BenchOptions, log: BenchLog = () => 
 
     const resync = await measureResync(plane, store, snapshot);
     log(`one resync of ${options.clusters} clusters: ${resync.queue.processed} reconciles`);
+    // In a namespace of its own: the fleet tracker counts every object in the clusters' namespaces.
+    const cliStart = await measureCliStart(plane.kubeconfigPath, `bench-cli-${runId}`);
+    log(`capless CLI start: get ${cliStart.getMs.toFixed(0)} ms, describe ${cliStart.describeMs.toFixed(0)} ms, apply ${cliStart.applyMs.toFixed(0)} ms`);
 
     const beforeDelete = snapshot();
     const deleteStarted = performance.now();
@@ -155,6 +159,7 @@ export async function runBenchmark(options: BenchOptions, log: BenchLog = () => 
       rawWritesPerSecond: raw.writesPerSecond,
       objectBytes: averageObjectBytes(lifecycle.store),
       requeues,
+      cliStart,
     });
   } finally {
     tracker.stop();
@@ -260,6 +265,7 @@ interface ReportInputs {
   rawWritesPerSecond: number;
   objectBytes: number;
   requeues: Record<string, number>;
+  cliStart: CliStartReport;
 }
 
 function buildReport(i: ReportInputs): BenchReport {
@@ -296,6 +302,7 @@ function buildReport(i: ReportInputs): BenchReport {
     completed: i.completed,
     readyClusters: i.readyClusters,
     machine: i.machine,
+    cliStartMs: { get: i.cliStart.getMs, describe: i.cliStart.describeMs, apply: i.cliStart.applyMs },
     objects,
     machines,
     objectsByKind: tracker.kindsSeen(),

@@ -17,7 +17,7 @@ export async function main(argv: string[]): Promise<number> {
     return name === undefined || name === 'help' || name === '--help' ? 0 : 2;
   }
   try {
-    return await command.run(rest);
+    return await (await command.load()).run(rest);
   } catch (error) {
     process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;

@@ -3,6 +3,8 @@ import { SdkAwsCloudFactory } from '../shared/adapters/aws/aws-cloud/sdk-aws-clo
 import { handleApiRequest } from '../functions/api/api.js';
 import { bearerTokenAuthenticator } from '../functions/api/auth.js';
 import { pathAdmission } from '../functions/api/path-admission.js';
+import { WatchHub, type WatchLimits } from '../functions/api/watch/watch-hub.js';
+import { ChangeLog } from '../shared/watch/change-log.js';
 import { requestProcessor } from '../functions/reconcile/engine/process-request.js';
 import { builtinProviderRegistry } from '../functions/reconcile/engine/providers/builtin.js';
 import type { ProviderRegistry } from '../functions/reconcile/engine/providers/provider-registry.js';
@@ -56,6 +58,8 @@ export interface ControlPlaneOptions {
   store?: ObjectStore & ChangeSource;
   /** Wraps the store everything uses, API and reconcilers alike (benchmarks: counting). */
   wrapStore?: (store: ObjectStore & ChangeSource) => ObjectStore & ChangeSource;
+  /** Watch limits (timeouts, bookmark interval, per-client queue, open watches); default DEFAULT_WATCH_LIMITS. */
+  watchLimits?: Partial<WatchLimits>;
   /** Wraps the queue's request handler (benchmarks: reconcile durations). */
   wrapHandler?: (handler: RequestHandler) => RequestHandler;
   /** Wraps the store reconcilers see, not the API's (benchmark fault mode: throttling, crashes). */
@@ -71,6 +75,7 @@ export interface ControlPlane {
   store: ObjectStore & ChangeSource;
   queue: InProcessWorkQueue;
   registry: ReconcilerRegistry;
+  watches: WatchHub;
   stop(): Promise<void>;
 }
 
@@ -123,12 +128,13 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const resumed = await resyncAll(store, registry, queue);
   logger.info('resync at start', { objects: resumed });
 
+  const watches = new WatchHub(new ChangeLog(store, { clock }), options.watchLimits);
   const admission = pathAdmission(kinds, providers);
   const authenticate = bearerTokenAuthenticator([{ token, principal: { name: 'capless-admin', canReadSecrets: true, canWriteSecrets: true } }]);
   const host = options.host ?? '127.0.0.1';
   const tls = options.tls ? await loadOrCreateServingCertificate(options.dataDir, host) : undefined;
   const http = await listen(
-    (request) => handleApiRequest(request, { store, kinds, admission, authenticate, logger }),
+    (request) => handleApiRequest(request, { store, kinds, admission, authenticate, logger, watches, contracts: providers }),
     { host, port: options.port, ...(tls ? { tls } : {}) },
   );
   const kubeconfigPath = await writeKubeconfig(options.dataDir, http.url, token, tls?.cert);
@@ -141,7 +147,10 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     store,
     queue,
     registry,
+    watches,
     async stop() {
+      watches.close();
+      watches.log.close();
       await http.close();
       unsubscribe();
       await queue.stop();

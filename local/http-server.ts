@@ -2,7 +2,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { type ApiRequest, type ApiResponse, MAX_BODY_BYTES } from '../functions/api/http.js';
+import { type ApiRequest, type ApiResponse, MAX_BODY_BYTES, type ResponseStream } from '../functions/api/http.js';
 import { errorResponse } from '../functions/api/status.js';
 import { TooLargeError } from '../shared/errors/index.js';
 
@@ -72,8 +72,21 @@ async function serve(req: IncomingMessage, res: ServerResponse, handler: Request
   } catch (error) {
     response = errorResponse(error);
   }
+  if (response.stream) return stream(response, response.stream, res);
   res.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(response.body) });
   res.end(response.body);
+}
+
+/** A watch: chunked, flushed event by event, with Node's write buffer as the back-pressure signal. */
+function stream(response: ApiResponse, body: ResponseStream, res: ServerResponse): void {
+  res.writeHead(response.status, { ...response.headers, 'transfer-encoding': 'chunked' });
+  res.flushHeaders();
+  res.on('drain', () => body.drained());
+  res.on('close', () => body.cancel());
+  body.start({
+    write: (chunk) => res.write(chunk),
+    end: () => res.end(),
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { isRecord, stringAt, valueAt } from '../../shared/contracts/json.js';
-import { ageOf } from './age.js';
+import { ageOf } from '../../shared/contracts/printing/age.js';
 import { readyText } from './conditions.js';
 
 /** One column of `capless get`: a header and how to read it from an object. */

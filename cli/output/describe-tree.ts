@@ -1,5 +1,5 @@
 import { stringAt } from '../../shared/contracts/json.js';
-import { ageOf } from './age.js';
+import { ageOf } from '../../shared/contracts/printing/age.js';
 import { conditionsOf, failingMessage, readyText } from './conditions.js';
 import { renderTable } from './table.js';
 

@@ -8,8 +8,11 @@ import { type ApiRequest, type ApiResponse, jsonResponse } from './http.js';
 import { parseResourcePath } from './paths.js';
 import { apiGroupDocument, apiGroupList, apiResourceList, coreApiVersions, versionInfo } from './routes/discovery.js';
 import { builtinOpenApi, openApiV2 } from './routes/openapi.js';
+import { crdResponse } from './routes/crds.js';
 import { handleResource } from './routes/resources.js';
+import type { ProviderLookup } from '../../shared/contracts/providers/provider-lookup.js';
 import { errorResponse } from './status.js';
+import type { WatchHub } from './watch/watch-hub.js';
 
 export interface ApiDeps {
   store: ObjectStore;
@@ -17,6 +20,10 @@ export interface ApiDeps {
   admission: Admission;
   authenticate: Authenticator;
   logger: Logger;
+  /** The contract each provider kind follows, for the served CRDs' contract labels. */
+  contracts?: Pick<ProviderLookup, 'contractFor'>;
+  /** Serves `watch=true` from the store's change feed (embedded mode); absent behind API Gateway. */
+  watches?: WatchHub;
   /** OpenAPI documents by path (`/openapi/v3`, `/openapi/v3/apis/g/v`, `/openapi/v2`), if served. */
   openApi?: (path: string) => unknown | undefined;
 }
@@ -33,6 +40,8 @@ export async function handleApiRequest(request: ApiRequest, deps: ApiDeps): Prom
     const principal = deps.authenticate(request);
     const discovery = discoveryResponse(request, deps);
     if (discovery) return discovery;
+    const crds = crdResponse(request, deps);
+    if (crds) return crds;
     const resource = parseResourcePath(request.path, deps.kinds);
     if (!resource) throw new NotFoundError(`the server could not find the requested resource (${request.method} ${request.path})`);
     return await handleResource(request, resource, principal, deps);

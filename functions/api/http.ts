@@ -15,6 +15,24 @@ export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** A response written over time (a watch): `body` is empty and the transport drives this instead. */
+  stream?: ResponseStream;
+}
+
+/** Where a streaming response writes; `write` returns false when the client is not keeping up. */
+export interface StreamSink {
+  write(chunk: string): boolean;
+  end(): void;
+}
+
+/** A response that writes chunks until it ends itself or the client goes away. */
+export interface ResponseStream {
+  /** Begins writing; called once, by the transport. */
+  start(sink: StreamSink): void;
+  /** The sink can take more after `write` returned false. */
+  drained(): void;
+  /** The client went away: release everything. */
+  cancel(): void;
 }
 
 export function jsonResponse(status: number, value: unknown): ApiResponse {

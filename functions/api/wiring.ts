@@ -12,6 +12,7 @@ export function apiWiring(logger: Logger): Omit<ApiDeps, 'authenticate'> {
     store: objectStoreFromEnv(),
     kinds,
     admission: pathAdmission(kinds, builtinProviderLookup),
+    contracts: builtinProviderLookup,
     logger,
   };
 }

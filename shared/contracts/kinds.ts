@@ -1,5 +1,6 @@
 import type { GroupKind } from './object.js';
 import { AWS_KINDS } from './providers/aws/aws-kinds.js';
+import { CLUSTER_API_COLUMNS, type PrinterColumn } from './printing/printer-column.js';
 
 /** Everything the API, the store and the router need to know about a kind. */
 export interface KindInfo extends GroupKind {
@@ -11,6 +12,15 @@ export interface KindInfo extends GroupKind {
   statusSubresource: boolean;
   /** Secret-like: `data` is encrypted at rest and never returned by list calls. */
   sensitive?: boolean;
+  /** Short names (`kubectl get kcp`), as the kind's CRD declares them. */
+  shortNames?: readonly string[];
+  /**
+   * Served for reading only (get, list, watch; lists are empty): capless has no controller for the
+   * kind, but tools that list it (clusterctl describe lists MachinePools) must find it. Writes are a 405.
+   */
+  readOnly?: boolean;
+  /** Columns of `kubectl get` (Table responses, the served CRD); without any: Name and Age. */
+  printerColumns?: readonly PrinterColumn[];
 }
 
 const CORE = 'cluster.x-k8s.io';
@@ -27,17 +37,18 @@ const V1BETA2 = ['v1beta2', 'v1beta1'] as const;
 /** Kinds capless serves out of the box. Providers add theirs with `registerKind`. */
 export const BUILTIN_KINDS: readonly KindInfo[] = [
   kind('', 'Secret', 'secrets', ['v1'], { statusSubresource: false, sensitive: true }),
-  kind('', 'ConfigMap', 'configmaps', ['v1'], { statusSubresource: false }),
-  kind(CORE, 'Cluster', 'clusters', V1BETA2),
-  kind(CORE, 'Machine', 'machines', V1BETA2),
-  kind(CORE, 'MachineSet', 'machinesets', V1BETA2),
-  kind(CORE, 'MachineDeployment', 'machinedeployments', V1BETA2),
-  kind(CORE, 'MachineHealthCheck', 'machinehealthchecks', V1BETA2),
-  kind(CORE, 'ClusterClass', 'clusterclasses', V1BETA2),
-  kind(BOOTSTRAP, 'KubeadmConfig', 'kubeadmconfigs', V1BETA2),
-  kind(BOOTSTRAP, 'KubeadmConfigTemplate', 'kubeadmconfigtemplates', V1BETA2, { statusSubresource: false }),
-  kind(CONTROL_PLANE, 'KubeadmControlPlane', 'kubeadmcontrolplanes', V1BETA2),
-  kind(CONTROL_PLANE, 'KubeadmControlPlaneTemplate', 'kubeadmcontrolplanetemplates', V1BETA2, { statusSubresource: false }),
+  kind('', 'ConfigMap', 'configmaps', ['v1'], { statusSubresource: false, shortNames: ['cm'] }),
+  kind(CORE, 'Cluster', 'clusters', V1BETA2, { shortNames: ['cl'], printerColumns: CLUSTER_API_COLUMNS.Cluster }),
+  kind(CORE, 'Machine', 'machines', V1BETA2, { shortNames: ['ma'], printerColumns: CLUSTER_API_COLUMNS.Machine }),
+  kind(CORE, 'MachineSet', 'machinesets', V1BETA2, { shortNames: ['ms'], printerColumns: CLUSTER_API_COLUMNS.MachineSet }),
+  kind(CORE, 'MachineDeployment', 'machinedeployments', V1BETA2, { shortNames: ['md'], printerColumns: CLUSTER_API_COLUMNS.MachineDeployment }),
+  kind(CORE, 'MachinePool', 'machinepools', V1BETA2, { readOnly: true, shortNames: ['mp'] }),
+  kind(CORE, 'MachineHealthCheck', 'machinehealthchecks', V1BETA2, { shortNames: ['mhc', 'mhcs'], printerColumns: CLUSTER_API_COLUMNS.MachineHealthCheck }),
+  kind(CORE, 'ClusterClass', 'clusterclasses', V1BETA2, { shortNames: ['cc'], printerColumns: CLUSTER_API_COLUMNS.ClusterClass }),
+  kind(BOOTSTRAP, 'KubeadmConfig', 'kubeadmconfigs', V1BETA2, { printerColumns: CLUSTER_API_COLUMNS.KubeadmConfig }),
+  kind(BOOTSTRAP, 'KubeadmConfigTemplate', 'kubeadmconfigtemplates', V1BETA2, { statusSubresource: false, printerColumns: CLUSTER_API_COLUMNS.KubeadmConfigTemplate }),
+  kind(CONTROL_PLANE, 'KubeadmControlPlane', 'kubeadmcontrolplanes', V1BETA2, { shortNames: ['kcp'], printerColumns: CLUSTER_API_COLUMNS.KubeadmControlPlane }),
+  kind(CONTROL_PLANE, 'KubeadmControlPlaneTemplate', 'kubeadmcontrolplanetemplates', V1BETA2, { statusSubresource: false, shortNames: ['kcpt'] }),
   kind(INFRASTRUCTURE, 'InMemoryCluster', 'inmemoryclusters', ['v1beta2']),
   kind(INFRASTRUCTURE, 'InMemoryClusterTemplate', 'inmemoryclustertemplates', ['v1beta2'], { statusSubresource: false }),
   kind(INFRASTRUCTURE, 'InMemoryMachine', 'inmemorymachines', ['v1beta2']),
@@ -52,13 +63,13 @@ export const BUILTIN_KINDS: readonly KindInfo[] = [
   kind(INFRASTRUCTURE, 'DevMachineTemplate', 'devmachinetemplates', ['v1beta2'], { statusSubresource: false }),
   kind(INFRASTRUCTURE, 'DevMachinePoolTemplate', 'devmachinepooltemplates', ['v1beta2'], { statusSubresource: false }),
   ...AWS_KINDS,
-  kind('ipam.cluster.x-k8s.io', 'IPAddressClaim', 'ipaddressclaims', V1BETA2),
-  kind('ipam.cluster.x-k8s.io', 'IPAddress', 'ipaddresses', V1BETA2, { statusSubresource: false }),
+  kind('ipam.cluster.x-k8s.io', 'IPAddressClaim', 'ipaddressclaims', V1BETA2, { printerColumns: CLUSTER_API_COLUMNS.IPAddressClaim }),
+  kind('ipam.cluster.x-k8s.io', 'IPAddress', 'ipaddresses', V1BETA2, { statusSubresource: false, printerColumns: CLUSTER_API_COLUMNS.IPAddress }),
   kind('ipam.cluster.x-k8s.io', 'InClusterIPPool', 'inclusterippools', ['v1alpha2']),
   kind('ipam.cluster.x-k8s.io', 'GlobalInClusterIPPool', 'globalinclusterippools', ['v1alpha2'], { namespaced: false }),
-  kind('runtime.cluster.x-k8s.io', 'ExtensionConfig', 'extensionconfigs', ['v1beta2']),
+  kind('runtime.cluster.x-k8s.io', 'ExtensionConfig', 'extensionconfigs', ['v1beta2'], { shortNames: ['ext'], printerColumns: CLUSTER_API_COLUMNS.ExtensionConfig }),
   kind('clusterctl.cluster.x-k8s.io', 'Metadata', 'metadata', ['v1alpha3'], { statusSubresource: false }),
-  kind('clusterctl.cluster.x-k8s.io', 'Provider', 'providers', ['v1alpha3'], { statusSubresource: false }),
+  kind('clusterctl.cluster.x-k8s.io', 'Provider', 'providers', ['v1alpha3'], { statusSubresource: false, printerColumns: CLUSTER_API_COLUMNS.Provider }),
 ];
 
 /** A lookup over kinds; immutable once built so handlers can share it. */

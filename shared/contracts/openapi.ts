@@ -39,6 +39,11 @@ function markOpenObjects(node: unknown): void {
   for (const value of Object.values(node)) markOpenObjects(value);
 }
 
+/** The structural schema of a kind in one served version: the storage version's in full, older ones loosely. */
+export function openApiSchemaOf(info: KindInfo, version: string): JsonRecord {
+  return info.versions[0] === version ? storageSchema(info) : convertibleSchema();
+}
+
 function storageSchema(info: KindInfo): JsonRecord {
   const generated = z.toJSONSchema(schemaFor(info.group, info.kind), {
     target: 'openapi-3.0',
@@ -73,7 +78,7 @@ export function openApiV3ForGroupVersion(
   if (served.length === 0) return undefined;
   const schemas: Record<string, JsonRecord> = {};
   for (const info of served) {
-    const body = info.versions[0] === version ? storageSchema(info) : convertibleSchema();
+    const body = openApiSchemaOf(info, version);
     schemas[schemaName(group, version, info.kind)] = {
       ...body,
       'x-kubernetes-group-version-kind': [{ group, version, kind: info.kind }],

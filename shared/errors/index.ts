@@ -21,6 +21,9 @@ export type StatusReason =
   | 'UnsupportedMediaType'
   | 'Invalid'
   | 'MethodNotAllowed'
+  | 'NotAcceptable'
+  | 'Expired'
+  | 'TooManyRequests'
   | 'InternalError'
   | 'ServiceUnavailable';
 
@@ -61,6 +64,21 @@ export class NotFoundError extends ApiError {
 export class MethodNotAllowedError extends ApiError {
   readonly code = 405;
   readonly reason = 'MethodNotAllowed' as const;
+}
+/** An Accept header naming no representation the server can produce. */
+export class NotAcceptableError extends ApiError {
+  readonly code = 406;
+  readonly reason = 'NotAcceptable' as const;
+}
+/** A watch from a resourceVersion the server no longer (or never) retained: the client must list again. */
+export class GoneError extends ApiError {
+  readonly code = 410;
+  readonly reason = 'Expired' as const;
+}
+/** A limit on concurrent work (open watches) is reached: retry later. */
+export class TooManyRequestsError extends ApiError {
+  readonly code = 429;
+  readonly reason = 'TooManyRequests' as const;
 }
 export class AlreadyExistsError extends ApiError {
   readonly code = 409;

@@ -41,6 +41,8 @@ describe.each(['memory', 'dynamodb'] as const)('npm run bench on the %s store (3
     expect(r.controlPlaneFractionOfRaw).toBeCloseTo(r.controlPlaneStoreWritesPerSecond / r.rawStoreWritesPerSecond, 9);
     expect(r.resyncPerCluster.reconciles).toBeGreaterThan(0);
     expect(r.deadLettered).toBe(0);
+    // Measured, never asserted against a time: each verb ran and took some.
+    expect(Object.values(r.cliStartMs).every((ms) => ms > 0)).toBe(true);
 
     const { perClusterLifecycle: lines, fleetAtRest: rest } = r.cost;
     expect(r.cost.perClusterLifecycleUSD).toBeGreaterThan(0);
@@ -59,6 +61,7 @@ describe.each(['memory', 'dynamodb'] as const)('npm run bench on the %s store (3
 
     const table = formatReport(r);
     expect(table).toContain('reconciles / object');
+    expect(table).toContain('capless CLI start get / describe / apply');
     expect(table).toContain('10 clusters at rest / month');
     expect(table).toContain('on a shared work queue (ADR 0110)');
     expect(JSON.parse(JSON.stringify(r))).toEqual(r);

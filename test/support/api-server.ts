@@ -9,7 +9,9 @@ import { builtinProviderLookup } from '../../shared/contracts/providers/builtin-
 import type { ApiRequest, ApiResponse } from '../../functions/api/http.js';
 import { KindRegistry } from '../../shared/contracts/kinds.js';
 import { silentLogger } from '../../shared/ports/logger.js';
-import type { ObjectStore } from '../../shared/ports/object-store.js';
+import type { ChangeSource, ObjectStore } from '../../shared/ports/object-store.js';
+import { WatchHub, type WatchLimits } from '../../functions/api/watch/watch-hub.js';
+import { ChangeLog } from '../../shared/watch/change-log.js';
 import { MemoryObjectStore } from '../../shared/store/memory-store.js';
 import { listen } from '../../local/http-server.js';
 import { stringify } from 'yaml';
@@ -23,6 +25,8 @@ export interface TestApi {
   /** The directory holding the kubeconfig (removed by close). */
   dataDir: string;
   store: ObjectStore;
+  /** The watch hub, when the store reports changes. */
+  watches?: WatchHub;
   /** The same handler the HTTP server serves, for in-process calls. */
   handle(request: ApiRequest): Promise<ApiResponse>;
   close(): Promise<void>;
@@ -35,6 +39,8 @@ export interface TestApiOptions {
   canReadSecrets?: boolean;
   /** Principal may create, change and delete Secrets (default true). */
   canWriteSecrets?: boolean;
+  /** Watch limits for the API's watch hub (served whenever the store reports its changes). */
+  watchLimits?: Partial<WatchLimits>;
   /** Serve HTTPS with a fresh self-signed certificate (default true: kubectl sends bearer tokens only over TLS). */
   tls?: boolean;
 }
@@ -48,6 +54,7 @@ export const TEST_TOKEN = 'capless-test-token-0123456789abcdef0123456789';
 export const startTestApi: TestApiFactory = async (options = {}) => {
   const store = options.store ?? new MemoryObjectStore();
   const kinds = new KindRegistry();
+  const watches = isChangeSource(store) ? new WatchHub(new ChangeLog(store), options.watchLimits) : undefined;
   const deps: ApiDeps = {
     store,
     kinds,
@@ -56,6 +63,8 @@ export const startTestApi: TestApiFactory = async (options = {}) => {
       { token: TEST_TOKEN, principal: { name: 'test-admin', canReadSecrets: options.canReadSecrets ?? true, canWriteSecrets: options.canWriteSecrets ?? true } },
     ]),
     logger: silentLogger,
+    contracts: builtinProviderLookup,
+    ...(watches ? { watches } : {}),
   };
   const handle = (request: ApiRequest) => handleApiRequest(request, deps);
   const dataDir = await mkdtemp(join(tmpdir(), 'capless-api-'));
@@ -69,8 +78,11 @@ export const startTestApi: TestApiFactory = async (options = {}) => {
     kubeconfigPath,
     dataDir,
     store,
+    ...(watches ? { watches } : {}),
     handle,
     async close() {
+      watches?.close();
+      watches?.log.close();
       await server.close();
       await rm(dataDir, { recursive: true, force: true });
     },
@@ -88,4 +100,8 @@ export function kubeconfigText(server: string, token: string, caCert?: string): 
     contexts: [{ name: 'capless', context: { cluster: 'capless', user: 'capless-admin', namespace: 'default' } }],
     'current-context': 'capless',
   });
+}
+
+function isChangeSource(store: ObjectStore): store is ObjectStore & ChangeSource {
+  return 'onChange' in store && typeof store.onChange === 'function';
 }

@@ -1,5 +1,6 @@
 import type { KindInfo, KindRegistry } from '../../../shared/contracts/kinds.js';
 import { type ApiResponse, jsonResponse } from '../http.js';
+import { CRD_GROUP, CRD_RESOURCE } from './crds.js';
 
 /** `/version`: what kubectl prints as the server version. */
 export function versionInfo(): ApiResponse {
@@ -20,11 +21,19 @@ export function coreApiVersions(): ApiResponse {
   return jsonResponse(200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '' }] });
 }
 
+const CRD_GROUP_ENTRY = {
+  name: CRD_GROUP,
+  versions: [{ groupVersion: `${CRD_GROUP}/v1`, version: 'v1' }],
+  preferredVersion: { groupVersion: `${CRD_GROUP}/v1`, version: 'v1' },
+};
+
 export function apiGroupList(kinds: KindRegistry): ApiResponse {
-  return jsonResponse(200, { kind: 'APIGroupList', apiVersion: 'v1', groups: kinds.groups().filter((g) => g !== '').map((g) => apiGroup(kinds, g)) });
+  const groups = [CRD_GROUP_ENTRY, ...kinds.groups().filter((g) => g !== '').map((g) => apiGroup(kinds, g))];
+  return jsonResponse(200, { kind: 'APIGroupList', apiVersion: 'v1', groups });
 }
 
 export function apiGroupDocument(kinds: KindRegistry, group: string): ApiResponse | undefined {
+  if (group === CRD_GROUP) return jsonResponse(200, { kind: 'APIGroup', apiVersion: 'v1', ...CRD_GROUP_ENTRY });
   if (!kinds.groups().includes(group) || group === '') return undefined;
   return jsonResponse(200, { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(kinds, group) });
 }
@@ -49,37 +58,26 @@ function versionsOf(kinds: KindRegistry, group: string): string[] {
 
 /** `/api/v1` or `/apis/{group}/{version}`: the resources served there. */
 export function apiResourceList(kinds: KindRegistry, group: string, version: string): ApiResponse | undefined {
+  if (group === CRD_GROUP) {
+    return version === 'v1' ? jsonResponse(200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${CRD_GROUP}/v1`, resources: [CRD_RESOURCE] }) : undefined;
+  }
   const served = kinds.all().filter((k) => k.group === group && k.versions.includes(version));
   if (served.length === 0) return undefined;
   const resources = served.flatMap((info) => resourceEntries(info));
   return jsonResponse(200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources });
 }
 
-/** Cluster API's short names (its CRDs' `shortNames`), so `kubectl get kcp` and `capless get md` work. */
-const SHORT_NAMES: Record<string, string[]> = {
-  'cluster.x-k8s.io/clusters': ['cl'],
-  'cluster.x-k8s.io/machines': ['ma'],
-  'cluster.x-k8s.io/machinesets': ['ms'],
-  'cluster.x-k8s.io/machinedeployments': ['md'],
-  'cluster.x-k8s.io/machinehealthchecks': ['mhc', 'mhcs'],
-  'controlplane.cluster.x-k8s.io/kubeadmcontrolplanes': ['kcp'],
-  'controlplane.cluster.x-k8s.io/kubeadmcontrolplanetemplates': ['kcpt'],
-  'runtime.cluster.x-k8s.io/extensionconfigs': ['ext'],
-  '/secrets': [],
-  '/configmaps': ['cm'],
-};
-
 function resourceEntries(info: KindInfo) {
-  const shortNames = SHORT_NAMES[`${info.group}/${info.plural}`] ?? [];
+  const shortNames = info.shortNames ?? [];
   const main = {
     name: info.plural,
     singularName: info.kind.toLowerCase(),
     namespaced: info.namespaced,
     kind: info.kind,
-    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update'],
+    verbs: info.readOnly ? ['get', 'list', 'watch'] : ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
     ...(shortNames.length > 0 ? { shortNames } : {}),
     ...(info.group === '' ? {} : { categories: ['cluster-api'] }),
   };
-  if (!info.statusSubresource) return [main];
+  if (!info.statusSubresource || info.readOnly) return [main];
   return [main, { name: `${info.plural}/status`, singularName: '', namespaced: info.namespaced, kind: info.kind, verbs: ['get', 'patch', 'update'] }];
 }

@@ -1,11 +1,16 @@
 import type { KindInfo } from '../../../shared/contracts/kinds.js';
 import { BadRequestError, MethodNotAllowedError } from '../../../shared/errors/index.js';
+import type { StoredObject } from '../../../shared/contracts/object.js';
 import type { ListQuery, ObjectStore } from '../../../shared/ports/object-store.js';
 import { parseLabelSelector } from '../../../shared/store/label-selector.js';
 import type { Principal } from '../auth.js';
 import { type ApiRequest, type ApiResponse, jsonResponse } from '../http.js';
 import { type ResourcePath, apiVersionOf } from '../paths.js';
 import { visibleTo } from '../secret-access.js';
+import { negotiate, type Representation } from '../representation/accept.js';
+import { tableOf } from '../representation/table.js';
+import type { WatchHub } from '../watch/watch-hub.js';
+import { isWatch, parseWatchOptions } from '../watch/watch-options.js';
 import { presentAs } from './present.js';
 
 /** Largest page a list returns at once; a larger `limit` gets this many and a continue token. */
@@ -15,24 +20,49 @@ export const MAX_LIST_PAGE = 10_000;
 const MAX_SELECTED_NAME = 253;
 const MAX_SELECTED_NAMESPACE = 63;
 
-/** GET on a collection: label and field selectors, paging; Secret data never appears. */
-export async function list(request: ApiRequest, path: ResourcePath, principal: Principal, store: ObjectStore): Promise<ApiResponse> {
-  refuseWatch(request);
+/** GET on a collection: label and field selectors, paging; Secret data never appears. With `watch=true`, a watch. */
+export async function list(request: ApiRequest, path: ResourcePath, principal: Principal, store: ObjectStore, watches?: WatchHub): Promise<ApiResponse> {
+  const representation = negotiate(request.headers.accept, request.query, true);
+  if (isWatch(request.query)) return watch(request, path, principal, store, watches, representation);
+  // The position is taken before the read: a watch from it sees every change the list may have missed.
+  const resourceVersion = watches?.listResourceVersion() ?? '';
   const query = listQuery(request, path);
   const result = query ? await store.list(query) : { items: [] };
-  return jsonResponse(200, {
-    apiVersion: apiVersionOf(path.info, path.version),
-    kind: `${path.info.kind}List`,
-    metadata: { resourceVersion: '', ...(result.continue ? { continue: result.continue } : {}) },
-    items: result.items.map((item) => visibleTo(presentAs(item, path.info), path.info, principal, true)),
-  });
+  const metadata = { resourceVersion, ...(result.continue ? { continue: result.continue } : {}) };
+  const items = result.items.map((item) => visibleTo(presentAs(item, path.info), path.info, principal, true));
+  if (representation.kind === 'table') return jsonResponse(200, tableOf(path.info, items, representation, metadata, Date.now()));
+  return jsonResponse(200, { apiVersion: apiVersionOf(path.info, path.version), kind: `${path.info.kind}List`, metadata, items });
 }
 
-/** Watches are not served yet: say so instead of answering with a list the client takes for a stream. */
-export function refuseWatch(request: ApiRequest): void {
-  const watch = request.query.get('watch');
-  if (watch === null || watch === '' || watch === 'false' || watch === '0') return;
-  throw new MethodNotAllowedError('watch is not supported by this server (a list without watch=true is)');
+function watch(
+  request: ApiRequest,
+  path: ResourcePath,
+  principal: Principal,
+  store: ObjectStore,
+  watches: WatchHub | undefined,
+  representation: Representation,
+): Promise<ApiResponse> {
+  if (!watches) throw new MethodNotAllowedError('watch is not served on this endpoint: use the streaming watch endpoint (ADR 0080)');
+  const options = parseWatchOptions(request.query);
+  const listed = listQuery(request, path);
+  const query = listed ? withoutPaging(listed) : undefined;
+  const visible = (object: StoredObject) => visibleTo(presentAs(object, path.info), path.info, principal, true);
+  const present =
+    representation.kind === 'table' ? (object: StoredObject) => tableOf(path.info, [visible(object)], representation, {}, Date.now()) : visible;
+  const presentation = representation.kind === 'table' ? `table:${representation.includeObject}` : 'object';
+  const filter = {
+    info: path.info,
+    ...(query?.namespace !== undefined ? { namespace: query.namespace } : {}),
+    ...(query?.name !== undefined ? { name: query.name } : {}),
+    ...(query?.labelSelector ? { labelSelector: query.labelSelector } : {}),
+    ...(query ? {} : { matchesNothing: true }),
+  };
+  return watches.open({ filter, ...(query ? { query } : {}), options, present, presentation }, store);
+}
+
+function withoutPaging(query: ListQuery): ListQuery {
+  const { limit: _limit, continue: _continue, ...rest } = query;
+  return rest;
 }
 
 /** The store query for a list request, or undefined when the selectors can match nothing. */

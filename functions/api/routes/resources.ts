@@ -16,7 +16,11 @@ import type { ResourcePath } from '../paths.js';
 import { authorizeSecretVerb, redactStatus, secretValues, verbOf, visibleTo } from '../secret-access.js';
 import { statusFromError, successStatus } from '../status.js';
 import { deleteOptions } from './delete-options.js';
-import { list, refuseWatch } from './list.js';
+import { negotiate } from '../representation/accept.js';
+import { tableOf } from '../representation/table.js';
+import type { WatchHub } from '../watch/watch-hub.js';
+import { isWatch } from '../watch/watch-options.js';
+import { list } from './list.js';
 import { presentAs } from './present.js';
 import { admitAgainstStore } from '../store-admission.js';
 
@@ -24,6 +28,8 @@ export interface ResourceDeps {
   store: ObjectStore;
   kinds: KindRegistry;
   admission: Admission;
+  /** Serves `watch=true` (embedded mode); absent where the transport cannot stream. */
+  watches?: WatchHub;
 }
 
 interface Call {
@@ -52,9 +58,12 @@ export async function handleResource(request: ApiRequest, path: ResourcePath, pr
 }
 
 function dispatch(path: ResourcePath, call: Call): Promise<ApiResponse> {
+  if (path.info.readOnly && call.request.method !== 'GET') {
+    throw new MethodNotAllowedError(`${path.info.plural}.${path.info.group} are served read-only: capless has no controller for ${path.info.kind} (${call.request.method} is not allowed)`);
+  }
   switch (call.request.method) {
     case 'GET':
-      return path.name === undefined ? list(call.request, path, call.principal, call.deps.store) : read(path, call);
+      return path.name === undefined ? list(call.request, path, call.principal, call.deps.store, call.deps.watches) : read(path, call);
     case 'POST':
       if (path.name !== undefined) throw new MethodNotAllowedError('POST is not allowed on a named object');
       return create(path, call);
@@ -104,8 +113,12 @@ function shown(object: KubeObject, path: ResourcePath, call: Call): KubeObject {
 }
 
 async function read(path: ResourcePath, call: Call): Promise<ApiResponse> {
-  refuseWatch(call.request);
+  if (isWatch(call.request.query)) {
+    throw new MethodNotAllowedError(`watch a single object through its collection with fieldSelector=metadata.name=${path.name ?? ''}`);
+  }
+  const representation = negotiate(call.request.headers.accept, call.request.query, true);
   const object = await getOrThrow(call.deps.store, path.info, path.namespace ?? DEFAULT_NAMESPACE, path.name ?? '');
+  if (representation.kind === 'table') return jsonResponse(200, tableOf(path.info, [shown(object, path, call)], representation, {}, Date.now()));
   return jsonResponse(200, shown(object, path, call));
 }
 

@@ -16,9 +16,10 @@ export function defaultKubeadmConfig(config: KubeadmConfig): KubeadmConfig {
   return { ...config, spec: defaultKubeadmConfigSpec(config.spec) };
 }
 
+/** Cluster API's Go types make `spec.template.spec` a value, so its defaults apply even to a template with no spec. */
 export function defaultKubeadmConfigTemplate(template: KubeadmConfigTemplate): KubeadmConfigTemplate {
-  const inner = template.spec.template;
-  return { ...template, spec: { ...template.spec, template: { ...inner, spec: defaultKubeadmConfigSpec(inner.spec) } } };
+  const inner = template.spec?.template;
+  return { ...template, spec: { ...template.spec, template: { ...inner, spec: defaultKubeadmConfigSpec(inner?.spec) } } };
 }
 
 export function defaultKubeadmControlPlane(kcp: KubeadmControlPlane): KubeadmControlPlane {

@@ -6,7 +6,7 @@ import { stringAt } from '../../../shared/contracts/json.js';
 import { type TestApi, startTestApi } from '../../support/api-server.js';
 
 /** @kubernetes/client-node 1.4.0 (the official TypeScript client) against the management API over TLS. */
-const SAMPLE = resolve(import.meta.dirname, '../../../../shared/capi-samples/examples/simple-cluster.yaml');
+const SAMPLE = resolve(import.meta.dirname, '../../fixtures/simple-cluster.yaml');
 
 let api: TestApi;
 let objects: KubernetesObjectApi;

@@ -212,8 +212,41 @@ describe('f. no-op writes', () => {
 });
 
 describe('g. watch', () => {
-  it('?watch=true on a list -> a 405 or 400 Status, not a list', async () => {
-    expectRefused(await send({ method: 'GET', path: CM, query: 'watch=true' }), [400, 405]);
+  const SECRET_LIST = '/api/v1/namespaces/default/secrets';
+  it('?watch=true on a list -> a stream of watch events, not a list', async () => {
+    const response = await send({ method: 'GET', path: CM, query: 'watch=true' });
+    expect(response.status).toBe(200);
+    const events = response.body.split('\n').filter(Boolean).map((line) => status({ ...response, body: line }));
+    expect(events.length).toBeGreaterThan(0);
+    for (const event of events) expect(stringAt(event, 'type')).toBe('ADDED');
+  });
+  it.each([
+    ['resourceVersion=abc', 400],
+    ['resourceVersion=1', 410],
+    ['timeoutSeconds=-1', 400],
+    ['watch=maybe', 400],
+  ])('?watch=true&%s -> %i Status', async (query, code) => {
+    expectRefused(await send({ method: 'GET', path: CM, query: `watch=true&${query}` }), [code]);
+  });
+  it.each([false, true])('a watch on Secrets carries no data, even for the admin (over HTTP: %s)', async (http) => {
+    const response = await send({ method: 'GET', path: SECRET_LIST, query: 'watch=true&timeoutSeconds=1' }, http);
+    expect(response.status).toBe(200);
+    expect(response.body).toContain('"ADDED"');
+    expect(response.body).not.toContain('"data"');
+    expectNoSecret(response);
+  });
+  it.each([
+    ['text/html', 406],
+    ['application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io', 406],
+    ['application/json;as=Table;v=v1;g=meta.k8s.io', 200],
+    ['application/vnd.kubernetes.protobuf,application/json', 200],
+  ])('a list asked for as %s -> %i', async (accept, code) => {
+    const response = await api.handle({ method: 'GET', path: CM, query: new URLSearchParams(), headers: { accept, authorization: `Bearer ${api.tokens.admin}` }, body: '' });
+    if (code !== 200) expectRefused(response, [code]);
+    else expect(response.status).toBe(200);
+  });
+  it('a watch on a named object -> 405 naming the collection route', async () => {
+    expectRefused(await send({ method: 'GET', path: `${CM}/c`, query: 'watch=true' }), [405]);
   });
 });
 

@@ -18,7 +18,7 @@ import { type TestApi, startTestApi } from '../../support/api-server.js';
 const DEBIAN_KUBECTL = resolve(import.meta.dirname, '../../../.tools/kubernetes-client/usr/bin/kubectl');
 const BINARIES = process.env.KUBECTL ? [process.env.KUBECTL] : ['kubectl', ...(existsSync(DEBIAN_KUBECTL) ? [DEBIAN_KUBECTL] : [])];
 const run = promisify(execFile);
-const SAMPLE = resolve(import.meta.dirname, '../../../../shared/capi-samples/examples/simple-cluster.yaml');
+const SAMPLE = resolve(import.meta.dirname, '../../fixtures/simple-cluster.yaml');
 
 describe.each(BINARIES)('kubectl (%s) against the capless API', (KUBECTL) => {
   let api: TestApi;
@@ -89,11 +89,17 @@ describe.each(BINARIES)('kubectl (%s) against the capless API', (KUBECTL) => {
     expect(kcp?.metadata.generation).toBe(2);
   });
 
-  it('get lists with short names and across namespaces', async () => {
+  it("get lists with short names and across namespaces, in Cluster API's printer columns (Table responses)", async () => {
+    const header = (stdout: string) => stdout.split('\n')[0]?.trim().split(/\s{2,}/);
     const clusters = await kubectl('get', 'clusters.cluster.x-k8s.io', '-A');
-    expect(clusters.stdout).toMatch(/^NAMESPACE\s+NAME\s+AGE\ndefault\s+my-cluster\s+\d+s\n$/);
-    expect((await kubectl('get', 'kcp')).stdout).toMatch(/^NAME\s+AGE\ncontrolplane\s/);
-    expect((await kubectl('get', 'md', 'worker-md-0')).stdout).toMatch(/^NAME\s+AGE\nworker-md-0\s/);
+    expect(header(clusters.stdout)).toEqual(['NAMESPACE', 'NAME', 'CLUSTERCLASS', 'AVAILABLE', 'CP DESIRED', 'CP AVAILABLE', 'CP UP-TO-DATE', 'W DESIRED', 'W AVAILABLE', 'W UP-TO-DATE', 'PHASE', 'AGE', 'VERSION']);
+    expect(clusters.stdout.split('\n')[1]).toMatch(/^default\s+my-cluster\s/);
+    const kcp = await kubectl('get', 'kcp');
+    expect(header(kcp.stdout)).toEqual(['NAME', 'CLUSTER', 'AVAILABLE', 'DESIRED', 'CURRENT', 'READY', 'AVAILABLE', 'UP-TO-DATE', 'INITIALIZED', 'AGE', 'VERSION']);
+    expect(kcp.stdout.split('\n')[1]).toMatch(/^controlplane\s/);
+    const md = await kubectl('get', 'md', 'worker-md-0');
+    expect(header(md.stdout)).toEqual(['NAME', 'CLUSTER', 'AVAILABLE', 'DESIRED', 'CURRENT', 'READY', 'AVAILABLE', 'UP-TO-DATE', 'PHASE', 'AGE', 'VERSION']);
+    expect(md.stdout.split('\n')[1]).toMatch(/^worker-md-0\s+my-cluster\s/);
   });
 
   it('get machinedeployments.cluster.x-k8s.io -o yaml returns the stored objects', async () => {

@@ -25,7 +25,7 @@ import { type RunCliOptions, runCli } from '../../support/run-cli.js';
 const startApi: TestApiFactory = process.env.CAPLESS_CLI_TEST_API === 'control-plane' ? startControlPlaneApi : startTestApi;
 
 const repoRoot = resolve(import.meta.dirname, '../../..');
-const SAMPLE = resolve(repoRoot, '../shared/capi-samples/examples/simple-cluster.yaml');
+const SAMPLE = resolve(repoRoot, 'test/fixtures/simple-cluster.yaml');
 const CORE = 'cluster.x-k8s.io';
 
 let api: TestApi;

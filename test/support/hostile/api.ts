@@ -8,6 +8,8 @@ import type { KubeObject, StoredObject } from '../../../shared/contracts/object.
 import { silentLogger } from '../../../shared/ports/logger.js';
 import { builtinProviderLookup } from '../../../shared/contracts/providers/builtin-lookup.js';
 import { MemoryObjectStore } from '../../../shared/store/memory-store.js';
+import { WatchHub } from '../../../functions/api/watch/watch-hub.js';
+import { ChangeLog } from '../../../shared/watch/change-log.js';
 import { listen } from '../../../local/http-server.js';
 import { TEST_TOKEN } from '../api-server.js';
 import { CountingStore } from '../counting-store.js';
@@ -57,6 +59,8 @@ export async function startHostileApi(): Promise<HostileApi> {
       { token: RESTRICTED_TOKEN, principal: { name: 'no-secrets', canReadSecrets: false, canWriteSecrets: false } },
     ]),
     logger: silentLogger,
+    // Watches end within a second so the HTTP sample's reads finish; in-process ones are read and cancelled at once.
+    watches: new WatchHub(new ChangeLog(memory), { maxTimeoutSeconds: 1 }),
   };
   const handle = (request: ApiRequest) => handleApiRequest(request, deps);
   const server = await listen(handle, { host: '127.0.0.1', port: 0 });
@@ -91,7 +95,7 @@ export async function startHostileApi(): Promise<HostileApi> {
     changes: () => changes,
     handle,
     bodyOf,
-    send: async (r) => handle(toApiRequest(r, tokens, await bodyOf(r))),
+    send: async (r) => readOnce(await handle(toApiRequest(r, tokens, await bodyOf(r)))),
     sendHttp: async (r) => overHttp(server.url, toApiRequest(r, tokens, await bodyOf(r)), r.wirePath ?? encodePath(r.path)),
     async restoreSeeds() {
       for (const ref of refs) {
@@ -103,8 +107,26 @@ export async function startHostileApi(): Promise<HostileApi> {
         }
       }
     },
-    close: () => server.close(),
+    close: async () => {
+      deps.watches?.close();
+      deps.watches?.log.close();
+      await server.close();
+    },
   };
+}
+
+/** A watch's answer as its first events: what the stream writes at once, then the watch is cancelled. */
+function readOnce(response: ApiResponse): ApiResponse {
+  const { stream, ...rest } = response;
+  if (!stream) return response;
+  let body = '';
+  const write = (chunk: string): boolean => {
+    body += chunk;
+    return true;
+  };
+  stream.start({ write, end: () => {} });
+  stream.cancel();
+  return { ...rest, body };
 }
 
 function adminRequest(method: string, path: string): ApiRequest {

@@ -99,8 +99,27 @@ export function violations(outcome: Outcome, kinds: KindRegistry): string[] {
   }
   if (request.expect?.clientError && !(status >= 400 && status < 500)) found.push(`expected a 4xx, got ${status}: ${body.slice(0, 160)}`);
   if (request.expect?.noSecret && request.caller !== 'restricted') found.push(...leaks(body));
+  found.push(...expectedWatch(request, ok, body));
   if (request.caller === 'restricted') found.push(...secretViolations(request, status, body, kinds));
   return found;
+}
+
+const WATCH_EVENT_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
+
+function expectedWatch(request: HostileRequest, ok: boolean, body: string): string[] {
+  return request.expect?.watchStream && ok ? watchStreamShape(body) : [];
+}
+
+/** A watch's body: newline-terminated JSON events, each `{type, object}` with a known type. */
+function watchStreamShape(body: string): string[] {
+  if (body !== '' && !body.endsWith('\n')) return [`a watch stream does not end on a whole event: ${body.slice(-120)}`];
+  for (const line of body.split('\n').slice(0, -1)) {
+    const event = parse(line);
+    if (!isObject(event) || typeof event.type !== 'string' || !WATCH_EVENT_TYPES.has(event.type) || !isObject(event.object)) {
+      return [`not a watch event: ${line.slice(0, 160)}`];
+    }
+  }
+  return [];
 }
 
 function statusShape(status: number, body: string): string[] {

@@ -124,7 +124,7 @@ export function listQueries(kinds: KindRegistry): fc.Arbitrary<HostileRequest> {
     .map(({ info, allNamespaces, params, caller: who }) => {
       const query = new URLSearchParams(params as [string, string][]);
       const watch = ['true', '1'].includes(query.get('watch') ?? '');
-      return request({ family: 'list-queries', caller: who, method: 'GET', path: collectionPath(info, allNamespaces ? undefined : NS), query: query.toString(), body: '', ...(watch ? { expect: { clientError: true } } : {}) });
+      return request({ family: 'list-queries', caller: who, method: 'GET', path: collectionPath(info, allNamespaces ? undefined : NS), query: query.toString(), body: '', ...(watch ? { expect: { watchStream: true, noSecret: true } } : {}) });
     });
 }
 

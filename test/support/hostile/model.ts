@@ -29,8 +29,11 @@ export interface HostileRequest {
   body: string | CurrentBody;
   /** Overrides the caller's Authorization header (the bad-requests family sends broken ones). */
   authorization?: string;
-  /** Stricter than the common properties: the answer must be a 4xx; the body must carry no Secret value even for the admin. */
-  expect?: { clientError?: boolean; noSecret?: boolean };
+  /**
+   * Stricter than the common properties: the answer must be a 4xx; the body must carry no Secret
+   * value even for the admin; a 2xx answer must be a watch stream (JSON lines of watch events).
+   */
+  expect?: { clientError?: boolean; noSecret?: boolean; watchStream?: boolean };
 }
 
 const SHOWN = 240;

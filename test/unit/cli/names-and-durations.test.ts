@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseDuration } from '../../../cli/client/duration.js';
 import { type ResourceType, matchResourceName, qualifiedName, resourcePath } from '../../../cli/client/resource-types.js';
-import { humanDuration } from '../../../cli/output/age.js';
+import { humanDuration } from '../../../shared/contracts/printing/age.js';
 
 const type = (group: string, kind: string, plural: string, shortNames: string[] = [], namespaced = true): ResourceType => ({
   group, version: group ? 'v1beta2' : 'v1', kind, plural, singular: kind.toLowerCase(), namespaced, shortNames,

@@ -106,7 +106,8 @@ export const clusterStatusSchema = baseStatusSchema.extend({
 
 export const clusterSchema = z.strictObject({
   ...envelope,
-  spec: clusterSpecSchema.optional(),
+  // Required, as Cluster API's CRD has it (`{}` is enough).
+  spec: clusterSpecSchema,
   status: clusterStatusSchema.optional(),
 });
 

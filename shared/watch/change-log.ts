@@ -1,0 +1,143 @@
+/**
+ * The recent history of the store's change feed, in the order the store reported it: what
+ * Kubernetes watches are served from (ADR 0080). Every change gets a sequence number; its
+ * object's resourceVersion names it, so a client that saw an event (or listed at a position)
+ * can resume right after it. History is bounded by count and by bytes; a position older than
+ * what is kept is "gone" and the client lists again, as with etcd's compaction.
+ */
+
+import type { StoredObject } from '../contracts/object.js';
+import { type Clock, systemClock } from '../ports/clock.js';
+import type { ChangeSource, ObjectChange } from '../ports/object-store.js';
+import { isResourceVersion, nextResourceVersion } from '../store/resource-version.js';
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface LoggedChange {
+  seq: number;
+  type: WatchEventType;
+  /** The object as it now is; for DELETED, as it was, with the resourceVersion of its removal. */
+  object: StoredObject;
+  /** The object before a MODIFIED change (selector transitions need it). */
+  previous?: StoredObject;
+  /** Approximate serialized size, what the byte budget counts. */
+  bytes: number;
+}
+
+export interface ChangeLogOptions {
+  /** Changes kept for resuming (default 10,000). */
+  maxEntries?: number;
+  /** Bytes of objects kept for resuming (default 64 MiB). */
+  maxBytes?: number;
+  clock?: Clock;
+}
+
+/** Where a watch starts, resolved from a resourceVersion. */
+export type LogPosition = { kind: 'at'; seq: number } | { kind: 'gone'; oldest: string };
+
+export class ChangeLog {
+  private readonly entries: LoggedChange[] = [];
+  private readonly seqByVersion = new Map<string, number>();
+  private readonly listeners = new Set<(change: LoggedChange) => void>();
+  private readonly maxEntries: number;
+  private readonly maxBytes: number;
+  private readonly clock: Clock;
+  /** The position of "nothing seen yet": what a list answers before any change. */
+  private readonly origin: string;
+  private bytes = 0;
+  private seq = 0;
+  private evictedThrough = 0;
+  private readonly unsubscribe: () => void;
+
+  constructor(source: ChangeSource, options: ChangeLogOptions = {}) {
+    this.maxEntries = options.maxEntries ?? 10_000;
+    this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    this.clock = options.clock ?? systemClock;
+    this.origin = nextResourceVersion(this.clock.now());
+    this.unsubscribe = source.onChange((change) => this.append(change));
+  }
+
+  /** The resourceVersion of the newest change kept (a list's resourceVersion). */
+  head(): string {
+    const last = this.entries.at(-1);
+    return last ? last.object.metadata.resourceVersion : this.origin;
+  }
+
+  /** The sequence number of the newest change (0 before any). */
+  headSeq(): number {
+    return this.seq;
+  }
+
+  /**
+   * The position a resourceVersion names: right after the change that carried it. Undefined for
+   * something that is not a resourceVersion at all (the caller answers 400).
+   */
+  positionOf(resourceVersion: string): LogPosition | undefined {
+    if (!isResourceVersion(resourceVersion)) return undefined;
+    const oldest = this.entries[0]?.object.metadata.resourceVersion ?? this.origin;
+    if (resourceVersion === this.origin) return this.evictedThrough === 0 ? { kind: 'at', seq: 0 } : { kind: 'gone', oldest };
+    const seq = this.seqByVersion.get(resourceVersion);
+    return seq === undefined ? { kind: 'gone', oldest } : { kind: 'at', seq };
+  }
+
+  /** Changes after `seq`, oldest first. */
+  since(seq: number): LoggedChange[] {
+    const first = this.entries[0]?.seq ?? this.seq + 1;
+    return this.entries.slice(Math.max(0, seq + 1 - first));
+  }
+
+  /** Every later change, as it is appended. */
+  subscribe(listener: (change: LoggedChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Watchers currently subscribed. */
+  subscribers(): number {
+    return this.listeners.size;
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.listeners.clear();
+  }
+
+  private append(change: ObjectChange): void {
+    const entry = this.entryFor(change);
+    if (!entry) return;
+    this.entries.push(entry);
+    this.bytes += entry.bytes;
+    this.seqByVersion.set(entry.object.metadata.resourceVersion, entry.seq);
+    this.evict();
+    for (const listener of this.listeners) listener(entry);
+  }
+
+  private entryFor(change: ObjectChange): LoggedChange | undefined {
+    if (change.type === 'REMOVE') {
+      if (!change.oldObject) return undefined;
+      // A removal is a change of its own: it gets a resourceVersion no earlier event carried.
+      const version = nextResourceVersion(this.clock.now(), change.oldObject.metadata.resourceVersion);
+      const object = { ...change.oldObject, metadata: { ...change.oldObject.metadata, resourceVersion: version } };
+      return { seq: ++this.seq, type: 'DELETED', object, bytes: sizeOf(object) };
+    }
+    if (!change.newObject) return undefined;
+    const type = change.type === 'INSERT' ? 'ADDED' : 'MODIFIED';
+    const previous = change.type === 'MODIFY' ? change.oldObject : undefined;
+    const bytes = sizeOf(change.newObject) + (previous ? sizeOf(previous) : 0);
+    return { seq: ++this.seq, type, object: change.newObject, ...(previous ? { previous } : {}), bytes };
+  }
+
+  private evict(): void {
+    while (this.entries.length > this.maxEntries || (this.bytes > this.maxBytes && this.entries.length > 1)) {
+      const dropped = this.entries.shift();
+      if (!dropped) return;
+      this.bytes -= dropped.bytes;
+      this.seqByVersion.delete(dropped.object.metadata.resourceVersion);
+      this.evictedThrough = dropped.seq;
+    }
+  }
+}
+
+function sizeOf(object: StoredObject): number {
+  return JSON.stringify(object).length;
+}
