@@ -52,13 +52,19 @@ describe('capless init and upgrade plan', () => {
       'Installing provider="bootstrap-kubeadm" version="v0.1.0" targetNamespace="capless-system"',
       'Installing provider="control-plane-kubeadm" version="v0.1.0" targetNamespace="capless-system"',
       'Installing provider="infrastructure-in-memory" version="v0.1.0" targetNamespace="capless-system"',
+      'Installing provider="ipam-in-cluster" version="v0.1.0" targetNamespace="capless-system"',
+      'Installing provider="infrastructure-dev" version="v0.1.0" targetNamespace="capless-system"',
+      'Installing provider="infrastructure-aws" version="v0.1.0" targetNamespace="capless-system"',
     ]);
     const providers = await api.store.list({ group: 'clusterctl.cluster.x-k8s.io', kind: 'Provider' });
     expect(providers.items.map((p) => [p.metadata.name, stringAt(p, 'type'), stringAt(p, 'version')])).toEqual([
       ['bootstrap-kubeadm', 'BootstrapProvider', 'v0.1.0'],
       ['cluster-api', 'CoreProvider', 'v0.1.0'],
       ['control-plane-kubeadm', 'ControlPlaneProvider', 'v0.1.0'],
+      ['infrastructure-aws', 'InfrastructureProvider', 'v0.1.0'],
+      ['infrastructure-dev', 'InfrastructureProvider', 'v0.1.0'],
       ['infrastructure-in-memory', 'InfrastructureProvider', 'v0.1.0'],
+      ['ipam-in-cluster', 'IPAMProvider', 'v0.1.0'],
     ]);
   });
 
