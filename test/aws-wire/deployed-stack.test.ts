@@ -6,14 +6,14 @@
  * breakages must keep the cluster from converging.
  */
 
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
 import { projectRoot } from '../../lib/stacks/functions/project-root.js';
 import { conditionsOf, findCondition } from '../../shared/contracts/conditions.js';
 import { isRecord, stringAt, valueAt } from '../../shared/contracts/json.js';
 import { type KubeObject, LABEL_CLUSTER_NAME } from '../../shared/contracts/object.js';
+import { applyExample, CLUSTER, CORE, isAvailable, logicalIdAt, NS, WORKERS, withFunctionVariable } from './deployed/example-cluster.js';
+import { type FaultProxy, startFaultProxy } from './deployed/fault-proxy.js';
 import { eventually } from '../support/eventually.js';
 import { RestClient, type SendRequest } from '../support/rest-client.js';
 import type { RunningEmulator } from './setup/emulator-process.js';
@@ -26,13 +26,7 @@ import { resetMoto, startMotoWithoutLambdaPollers } from './deployed/moto-lambda
 import { assumeRole, createAdministrator } from './deployed/iam-identities.js';
 import { signRequest } from './deployed/sigv4.js';
 
-const ROOT = projectRoot();
-const CDK_OUT = process.env.CAPLESS_CDK_OUT ?? join(ROOT, 'cdk.out');
-const EXAMPLE = join(ROOT, 'examples/in-memory-cluster.yaml');
-const CORE = 'cluster.x-k8s.io/v1beta2';
-const NS = 'default';
-const CLUSTER = 'dev';
-const WORKERS = 'dev-md-0';
+const CDK_OUT = process.env.CAPLESS_CDK_OUT ?? join(projectRoot(), 'cdk.out');
 
 /** What moto 5.2 cannot create from capless's template today; a change here is a change to what the deployed test proves. */
 const EXPECTED_UNSUPPORTED = [
@@ -56,6 +50,7 @@ const signedFetch: SendRequest = (url, init) => {
 let moto: RunningEmulator;
 let runtime: DeployedRuntime | undefined;
 let printed: string[] = [];
+let faultProxy: FaultProxy | undefined;
 
 beforeAll(async () => {
   // IAM is enforced for SQS: every function runs under its own role (see the README for what stays unproven).
@@ -64,12 +59,15 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await runtime?.stop();
+  await faultProxy?.close();
   await moto?.stop();
 });
 
 beforeEach(async () => {
   await runtime?.stop();
   runtime = undefined;
+  await faultProxy?.close();
+  faultProxy = undefined;
   printed = [];
   await resetMoto(moto.endpoint);
 });
@@ -92,31 +90,9 @@ async function deployAndRun(edit?: (template: Template) => Template): Promise<{ 
   return { deployed, rt: runtime, api: new RestClient(runtime.apiUrl, '', signedFetch) };
 }
 
-/** The example cluster; `replicas` overrides its control-plane and worker counts (the breakage tests need less to show). */
-async function applyExample(api: RestClient, replicas?: { controlPlane: number; workers: number }): Promise<void> {
-  for (const document of parseAllDocuments(readFileSync(EXAMPLE, 'utf8'))) {
-    const object: unknown = document.toJS();
-    const spec = valueAt(object, 'spec');
-    if (replicas && isRecord(spec) && stringAt(object, 'kind') === 'KubeadmControlPlane') spec.replicas = replicas.controlPlane;
-    if (replicas && isRecord(spec) && stringAt(object, 'kind') === 'MachineDeployment') spec.replicas = replicas.workers;
-    await api.mustCreateDocument(object);
-  }
-}
-
-function isAvailable(cluster: KubeObject | undefined): boolean {
-  return findCondition(conditionsOf(cluster?.status), 'Available')?.status === 'True';
-}
-
 async function runningWorkers(api: RestClient): Promise<KubeObject[]> {
   const machines = await api.list(CORE, 'Machine', NS, `${LABEL_CLUSTER_NAME}=${CLUSTER}`);
   return machines.filter((m) => m.metadata.labels?.['cluster.x-k8s.io/deployment-name'] === WORKERS && m.status?.phase === 'Running' && !m.metadata.deletionTimestamp);
-}
-
-/** The component that holds `path` in its aws:cdk:path, e.g. `ReconcileInMemoryMachine/Function/Resource`. */
-function logicalIdAt(template: Template, pathSuffix: string): string {
-  const found = Object.entries(template.Resources).find(([, r]) => (stringAt(valueAt(r, 'Metadata'), 'aws:cdk:path') ?? '').endsWith(pathSuffix));
-  if (!found) throw new Error(`no resource at …${pathSuffix}`);
-  return found[0];
 }
 
 describe('the synthesized stack deployed to moto', () => {
@@ -187,6 +163,40 @@ describe('the synthesized stack deployed to moto', () => {
       .then(() => 'allowed', (error: unknown) => (String(error).includes('AccessDenied') ? 'refused' : String(error)));
     expect(sent).toBe(verdict);
   });
+
+  it('dead-letters the requests of a reconciler that fails on every event, and the object says so', async () => {
+    // Every DynamoDB Query of the MachineDeployment function fails (its reconcile lists the
+    // MachineSets and Machines first); its item reads and writes, the work records and SQS work.
+    const proxy = await startFaultProxy(moto.endpoint, (request) => request.target === 'DynamoDB_20120810.Query');
+    faultProxy = proxy;
+    const functionPath = '/ReconcileMachineDeployment/Function/Resource';
+    const { rt, api } = await deployAndRun(withFunctionVariable(functionPath, 'AWS_ENDPOINT_URL_DYNAMODB', proxy.url));
+    await applyExample(api, { controlPlane: 1, workers: 1 });
+
+    const condition = await eventually('ReconcileSucceeded=False on the MachineDeployment', async (report) => {
+      const md = await api.get(CORE, 'MachineDeployment', NS, WORKERS);
+      const found = findCondition(conditionsOf(md?.status), 'ReconcileSucceeded');
+      report({ condition: found, runtime: rt.report() });
+      return found?.status === 'False' ? found : undefined;
+    }, { timeoutMs: 180_000, intervalMs: 1_000 });
+    expect(condition.reason).toBe('RetriesExhausted');
+    expect(condition.message).toMatch(/^after 5 attempts: /);
+
+    const deadLetters = logicalIdAt(rt.stack.synthesized, '/Queues/MachineDeployment/DeadLetterQueue/Resource');
+    await eventually('the request in the MachineDeployment dead-letter queue', async (report) => {
+      const depths = (await rt.deadLetterDepths()).filter((q) => q.visible + q.inFlight > 0);
+      report(depths);
+      return depths.some((q) => q.logicalId === deadLetters) ? true : undefined;
+    }, { timeoutMs: 60_000, intervalMs: 1_000 });
+    await rt.settle();
+
+    expect(proxy.failed.get('DynamoDB_20120810.Query') ?? 0).toBeGreaterThan(0);
+    // The fault stays with its kind: no other dead letters, and every function (the failing one
+    // included: it reports the failure, it does not crash or time out) answered every invocation.
+    expect((await rt.deadLetterDepths()).filter((q) => q.visible + q.inFlight > 0).map((q) => q.logicalId)).toEqual([deadLetters]);
+    for (const fn of rt.functions.values()) expect(fn.errors, `${fn.spec.logicalId} failed\n${rt.report()}`).toEqual([]);
+    expect(isAvailable(await api.get(CORE, 'Cluster', NS, CLUSTER))).toBe(false);
+  }, 600_000);
 
   it('refuses a template whose function code is not among the assets, naming the function', async () => {
     const api = new MotoApi(moto.endpoint);
