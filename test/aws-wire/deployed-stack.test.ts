@@ -12,19 +12,19 @@ import { projectRoot } from '../../lib/stacks/functions/project-root.js';
 import { conditionsOf, findCondition } from '../../shared/contracts/conditions.js';
 import { isRecord, stringAt, valueAt } from '../../shared/contracts/json.js';
 import { type KubeObject, LABEL_CLUSTER_NAME } from '../../shared/contracts/object.js';
-import { applyExample, CLUSTER, CORE, isAvailable, logicalIdAt, NS, WORKERS, withFunctionVariable } from './deployed/example-cluster.js';
-import { type FaultProxy, startFaultProxy } from './deployed/fault-proxy.js';
 import { eventually } from '../support/eventually.js';
 import { RestClient, type SendRequest } from '../support/rest-client.js';
-import type { RunningEmulator } from './setup/emulator-process.js';
+import { type Template, unsupportedTypes } from './deployed/deploy-plan.js';
 import { type DeployedStack, deployToMoto } from './deployed/deploy-to-moto.js';
-import { unsupportedTypes, type Template } from './deployed/deploy-plan.js';
 import { DeployedRuntime } from './deployed/deployed-runtime.js';
+import { allOf, applyExample, CLUSTER, CORE, isAvailable, logicalIdAt, NS, WORKERS, withFunctionVariable, withProperties } from './deployed/example-cluster.js';
+import { type FaultProxy, startFaultProxy } from './deployed/fault-proxy.js';
 import type { IamCaller } from './deployed/http-api.js';
-import { MotoApi, MOTO_REGION } from './deployed/moto-api.js';
-import { resetMoto, startMotoWithoutLambdaPollers } from './deployed/moto-lambda-off.js';
 import { assumeRole, createAdministrator } from './deployed/iam-identities.js';
+import { MOTO_REGION, MotoApi } from './deployed/moto-api.js';
+import { resetMoto, startMotoWithoutLambdaPollers } from './deployed/moto-lambda-off.js';
 import { signRequest } from './deployed/sigv4.js';
+import type { RunningEmulator } from './setup/emulator-process.js';
 
 const CDK_OUT = process.env.CAPLESS_CDK_OUT ?? join(projectRoot(), 'cdk.out');
 
@@ -50,7 +50,7 @@ const signedFetch: SendRequest = (url, init) => {
 let moto: RunningEmulator;
 let runtime: DeployedRuntime | undefined;
 let printed: string[] = [];
-let faultProxy: FaultProxy | undefined;
+let faultProxies: FaultProxy[] = [];
 
 beforeAll(async () => {
   // IAM is enforced for SQS: every function runs under its own role (see the README for what stays unproven).
@@ -59,15 +59,15 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await runtime?.stop();
-  await faultProxy?.close();
+  await Promise.all(faultProxies.map((proxy) => proxy.close()));
   await moto?.stop();
 });
 
 beforeEach(async () => {
   await runtime?.stop();
   runtime = undefined;
-  await faultProxy?.close();
-  faultProxy = undefined;
+  await Promise.all(faultProxies.map((proxy) => proxy.close()));
+  faultProxies = [];
   printed = [];
   await resetMoto(moto.endpoint);
 });
@@ -164,13 +164,30 @@ describe('the synthesized stack deployed to moto', () => {
     expect(sent).toBe(verdict);
   });
 
-  it('dead-letters the requests of a reconciler that fails on every event, and the object says so', async () => {
-    // Every DynamoDB Query of the MachineDeployment function fails (its reconcile lists the
-    // MachineSets and Machines first); its item reads and writes, the work records and SQS work.
-    const proxy = await startFaultProxy(moto.endpoint, (request) => request.target === 'DynamoDB_20120810.Query');
-    faultProxy = proxy;
-    const functionPath = '/ReconcileMachineDeployment/Function/Resource';
-    const { rt, api } = await deployAndRun(withFunctionVariable(functionPath, 'AWS_ENDPOINT_URL_DYNAMODB', proxy.url));
+  it('ends two faults with dead letters, never a hang: a reconciler that fails on every event (the object says so) and a function that never answers (its message outlives the visibility timeout)', async () => {
+    // The MachineDeployment function: every DynamoDB Query fails (its reconcile lists the
+    // MachineSets and Machines first); item reads and writes, work records and SQS work, so the
+    // reconcile is retried with backoff, then ReconcileSucceeded=False and its dead-letter queue.
+    const failing = await startFaultProxy(moto.endpoint, (request) => (request.target === 'DynamoDB_20120810.Query' ? 'fail' : 'pass'));
+    // The KubeadmControlPlane function: no DynamoDB request is ever answered, so every invocation
+    // runs into the function timeout (2 s here) and its message stays in flight past the queue's
+    // visibility timeout (3 s here, 360 s as synthesized) until the redrive policy dead-letters it.
+    const hanging = await startFaultProxy(moto.endpoint, () => 'hang');
+    faultProxies.push(failing, hanging);
+    const failingFn = '/ReconcileMachineDeployment/Function/Resource';
+    const hangingFn = '/ReconcileKubeadmControlPlane/Function/Resource';
+    const { rt, api } = await deployAndRun(
+      allOf(
+        withFunctionVariable(failingFn, 'AWS_ENDPOINT_URL_DYNAMODB', failing.url),
+        withFunctionVariable(hangingFn, 'AWS_ENDPOINT_URL_DYNAMODB', hanging.url),
+        withProperties(hangingFn, (properties) => {
+          properties.Timeout = 2;
+        }),
+        withProperties('/Queues/KubeadmControlPlane/Queue/Resource', (properties) => {
+          properties.VisibilityTimeout = 3;
+        }),
+      ),
+    );
     await applyExample(api, { controlPlane: 1, workers: 1 });
 
     const condition = await eventually('ReconcileSucceeded=False on the MachineDeployment', async (report) => {
@@ -182,19 +199,26 @@ describe('the synthesized stack deployed to moto', () => {
     expect(condition.reason).toBe('RetriesExhausted');
     expect(condition.message).toMatch(/^after 5 attempts: /);
 
-    const deadLetters = logicalIdAt(rt.stack.synthesized, '/Queues/MachineDeployment/DeadLetterQueue/Resource');
-    await eventually('the request in the MachineDeployment dead-letter queue', async (report) => {
-      const depths = (await rt.deadLetterDepths()).filter((q) => q.visible + q.inFlight > 0);
-      report(depths);
-      return depths.some((q) => q.logicalId === deadLetters) ? true : undefined;
-    }, { timeoutMs: 60_000, intervalMs: 1_000 });
-    await rt.settle();
+    const deadLetterQueues = ['MachineDeployment', 'KubeadmControlPlane'].map((kind) => logicalIdAt(rt.stack.synthesized, `/Queues/${kind}/DeadLetterQueue/Resource`)).sort();
+    const holding = await eventually('a dead letter in both faulty kinds\' queues', async (report) => {
+      const depths = (await rt.deadLetterDepths()).filter((q) => q.visible + q.inFlight > 0).map((q) => q.logicalId).sort();
+      report({ depths, runtime: rt.report() });
+      return deadLetterQueues.every((id) => depths.includes(id)) ? depths : undefined;
+    }, { timeoutMs: 120_000, intervalMs: 1_000 });
+    // The faults stay with their kinds: no other dead letters.
+    expect(holding).toEqual(deadLetterQueues);
+    expect(failing.failed.get('DynamoDB_20120810.Query') ?? 0).toBeGreaterThan(0);
 
-    expect(proxy.failed.get('DynamoDB_20120810.Query') ?? 0).toBeGreaterThan(0);
-    // The fault stays with its kind: no other dead letters, and every function (the failing one
-    // included: it reports the failure, it does not crash or time out) answered every invocation.
-    expect((await rt.deadLetterDepths()).filter((q) => q.visible + q.inFlight > 0).map((q) => q.logicalId)).toEqual([deadLetters]);
-    for (const fn of rt.functions.values()) expect(fn.errors, `${fn.spec.logicalId} failed\n${rt.report()}`).toEqual([]);
+    // The hanging function's every invocation ended at its timeout: a clear error, a fresh
+    // environment for the next one; every other function (the failing reconciler included: it
+    // reports the failure, it does not crash) answered every invocation.
+    const hangingId = logicalIdAt(rt.stack.synthesized, hangingFn);
+    for (const fn of rt.functions.values()) {
+      if (fn.spec.logicalId !== hangingId) expect(fn.errors, `${fn.spec.logicalId} failed\n${rt.report()}`).toEqual([]);
+    }
+    const timedOut = rt.functions.get(hangingId)?.errors ?? [];
+    expect(timedOut.length, rt.report()).toBeGreaterThanOrEqual(5);
+    expect(new Set(timedOut.map((e) => e.errorType))).toEqual(new Set(['Sandbox.Timedout']));
     expect(isAvailable(await api.get(CORE, 'Cluster', NS, CLUSTER))).toBe(false);
   }, 600_000);
 

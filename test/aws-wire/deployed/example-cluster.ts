@@ -38,12 +38,28 @@ export function logicalIdAt(template: Template, pathSuffix: string): string {
   return found[0];
 }
 
-/** A template variant: `name=value` added to the environment of the function at `functionPath`. */
-export function withFunctionVariable(functionPath: string, name: string, value: string): (template: Template) => Template {
+export type TemplateEdit = (template: Template) => Template;
+
+/** A template variant: `change` applied to the Properties of the resource at `path`. */
+export function withProperties(path: string, change: (properties: Record<string, unknown>) => void): TemplateEdit {
   return (template) => {
-    const variables = valueAt(template.Resources[logicalIdAt(template, functionPath)], 'Properties', 'Environment', 'Variables');
-    if (!isRecord(variables)) throw new Error(`the function at …${functionPath} has no environment variables`);
-    variables[name] = value;
+    const properties = valueAt(template.Resources[logicalIdAt(template, path)], 'Properties');
+    if (!isRecord(properties)) throw new Error(`the resource at …${path} has no properties`);
+    change(properties);
     return template;
   };
+}
+
+/** A template variant: `name=value` added to the environment of the function at `functionPath`. */
+export function withFunctionVariable(functionPath: string, name: string, value: string): TemplateEdit {
+  return withProperties(functionPath, (properties) => {
+    const variables = valueAt(properties, 'Environment', 'Variables');
+    if (!isRecord(variables)) throw new Error(`the function at …${functionPath} has no environment variables`);
+    variables[name] = value;
+  });
+}
+
+/** Edits applied in order. */
+export function allOf(...edits: TemplateEdit[]): TemplateEdit {
+  return (template) => edits.reduce((edited, edit) => edit(edited), template);
 }

@@ -15,10 +15,14 @@ export interface ProxiedRequest {
   target: string;
 }
 
+/** What the proxy does with one request. */
+export type Fault = 'pass' | 'fail' | 'hang';
+
 export interface FaultProxy {
   url: string;
-  /** Requests failed so far, by target. */
+  /** Requests failed or held so far, by target. */
   readonly failed: Map<string, number>;
+  readonly held: Map<string, number>;
   close(): Promise<void>;
 }
 
@@ -33,15 +37,22 @@ function bodyOf(req: IncomingMessage): Promise<Buffer> {
 
 /**
  * Starts the proxy on a free local port. A failed request is answered the way DynamoDB answers an
- * internal error (HTTP 500, `InternalServerError`), so the SDK retries it and then throws.
+ * internal error (HTTP 500, `InternalServerError`), so the SDK retries it and then throws; a held
+ * one stays open until the caller gives up or the proxy closes.
  */
-export async function startFaultProxy(upstream: string, fails: (request: ProxiedRequest) => boolean): Promise<FaultProxy> {
+export async function startFaultProxy(upstream: string, fault: (request: ProxiedRequest) => Fault): Promise<FaultProxy> {
   const target = new URL(upstream);
   const failed = new Map<string, number>();
+  const held = new Map<string, number>();
   const server: Server = createServer((req, res) => {
     void bodyOf(req).then((body) => {
       const amzTarget = String(req.headers['x-amz-target'] ?? '');
-      if (fails({ method: req.method ?? 'GET', path: req.url ?? '/', target: amzTarget })) {
+      const verdict = fault({ method: req.method ?? 'GET', path: req.url ?? '/', target: amzTarget });
+      if (verdict === 'hang') {
+        held.set(amzTarget, (held.get(amzTarget) ?? 0) + 1);
+        return;
+      }
+      if (verdict === 'fail') {
         failed.set(amzTarget, (failed.get(amzTarget) ?? 0) + 1);
         res.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' });
         res.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'fault injected by the deployed-stack test' }));
@@ -67,6 +78,7 @@ export async function startFaultProxy(upstream: string, fails: (request: Proxied
   return {
     url: `http://127.0.0.1:${address.port}`,
     failed,
+    held,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
