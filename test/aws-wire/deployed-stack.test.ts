@@ -17,7 +17,7 @@ import { RestClient, type SendRequest } from '../support/rest-client.js';
 import { type Template, unsupportedTypes } from './deployed/deploy-plan.js';
 import { type DeployedStack, deployToMoto } from './deployed/deploy-to-moto.js';
 import { DeployedRuntime } from './deployed/deployed-runtime.js';
-import { allOf, applyExample, CLUSTER, CORE, isAvailable, logicalIdAt, NS, WORKERS, withFunctionVariable, withProperties } from './deployed/example-cluster.js';
+import { allOf, applyExample, EXAMPLE_KINDS, exercised, CLUSTER, CORE, isAvailable, logicalIdAt, NS, WORKERS, withFunctionVariable, withProperties } from './deployed/example-cluster.js';
 import { type FaultProxy, startFaultProxy } from './deployed/fault-proxy.js';
 import type { IamCaller } from './deployed/http-api.js';
 import { assumeRole, createAdministrator } from './deployed/iam-identities.js';
@@ -39,27 +39,6 @@ const EXPECTED_UNSUPPORTED = [
   'AWS::SQS::QueuePolicy',
   'AWS::Scheduler::Schedule',
 ];
-
-/**
- * The kinds of the example cluster: applied, or made by its reconcilers. Their reconcile functions
- * must run; the other kinds' (ClusterClass, MachineHealthCheck, IPAM, Dev, AWS) must receive nothing.
- */
-const EXAMPLE_KINDS = [
-  'cluster.x-k8s.io/Cluster',
-  'cluster.x-k8s.io/MachineDeployment',
-  'cluster.x-k8s.io/MachineSet',
-  'cluster.x-k8s.io/Machine',
-  'controlplane.cluster.x-k8s.io/KubeadmControlPlane',
-  'bootstrap.cluster.x-k8s.io/KubeadmConfig',
-  'infrastructure.cluster.x-k8s.io/InMemoryCluster',
-  'infrastructure.cluster.x-k8s.io/InMemoryMachine',
-];
-
-/** The API, router and resync functions, and the reconcilers of the example's kinds. */
-function exercised(fn: { spec: { environment: Record<string, string> } }): boolean {
-  const kind = fn.spec.environment.RECONCILE_KIND;
-  return kind === undefined || EXAMPLE_KINDS.includes(kind);
-}
 
 const caller: IamCaller = { accessKeyId: 'AKIDCAPLESSDEPLOYED', secretAccessKey: 'deployed-test-secret', userArn: 'arn:aws:iam::123456789012:user/capless-deployed-test' };
 

@@ -16,6 +16,27 @@ export const NS = 'default';
 export const CLUSTER = 'dev';
 export const WORKERS = 'dev-md-0';
 
+/**
+ * The kinds of the example cluster: applied, or made by its reconcilers. Their reconcile functions
+ * must run; the other kinds' (ClusterClass, MachineHealthCheck, IPAM, Dev, AWS) must receive nothing.
+ */
+export const EXAMPLE_KINDS = [
+  'cluster.x-k8s.io/Cluster',
+  'cluster.x-k8s.io/MachineDeployment',
+  'cluster.x-k8s.io/MachineSet',
+  'cluster.x-k8s.io/Machine',
+  'controlplane.cluster.x-k8s.io/KubeadmControlPlane',
+  'bootstrap.cluster.x-k8s.io/KubeadmConfig',
+  'infrastructure.cluster.x-k8s.io/InMemoryCluster',
+  'infrastructure.cluster.x-k8s.io/InMemoryMachine',
+];
+
+/** The API, router and resync functions, and the reconcilers of the example's kinds. */
+export function exercised(fn: { spec: { environment: Record<string, string> } }): boolean {
+  const kind = fn.spec.environment.RECONCILE_KIND;
+  return kind === undefined || EXAMPLE_KINDS.includes(kind);
+}
+
 /** The example cluster; `replicas` overrides its control-plane and worker counts (the breakage tests need less to show). */
 export async function applyExample(api: RestClient, replicas?: { controlPlane: number; workers: number }): Promise<void> {
   for (const document of parseAllDocuments(readFileSync(EXAMPLE, 'utf8'))) {
