@@ -6,33 +6,27 @@
  * breakages must keep the cluster from converging.
  */
 
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
 import { projectRoot } from '../../lib/stacks/functions/project-root.js';
 import { conditionsOf, findCondition } from '../../shared/contracts/conditions.js';
 import { isRecord, stringAt, valueAt } from '../../shared/contracts/json.js';
 import { type KubeObject, LABEL_CLUSTER_NAME } from '../../shared/contracts/object.js';
 import { eventually } from '../support/eventually.js';
 import { RestClient, type SendRequest } from '../support/rest-client.js';
-import type { RunningEmulator } from './setup/emulator-process.js';
+import { type Template, unsupportedTypes } from './deployed/deploy-plan.js';
 import { type DeployedStack, deployToMoto } from './deployed/deploy-to-moto.js';
-import { unsupportedTypes, type Template } from './deployed/deploy-plan.js';
 import { DeployedRuntime } from './deployed/deployed-runtime.js';
+import { allOf, applyExample, EXAMPLE_KINDS, exercised, CLUSTER, CORE, isAvailable, logicalIdAt, NS, WORKERS, withFunctionVariable, withProperties } from './deployed/example-cluster.js';
+import { type FaultProxy, startFaultProxy } from './deployed/fault-proxy.js';
 import type { IamCaller } from './deployed/http-api.js';
-import { MotoApi, MOTO_REGION } from './deployed/moto-api.js';
-import { resetMoto, startMotoWithoutLambdaPollers } from './deployed/moto-lambda-off.js';
 import { assumeRole, createAdministrator } from './deployed/iam-identities.js';
+import { MOTO_REGION, MotoApi } from './deployed/moto-api.js';
+import { resetMoto, startMotoWithoutLambdaPollers } from './deployed/moto-lambda-off.js';
 import { signRequest } from './deployed/sigv4.js';
+import type { RunningEmulator } from './setup/emulator-process.js';
 
-const ROOT = projectRoot();
-const CDK_OUT = process.env.CAPLESS_CDK_OUT ?? join(ROOT, 'cdk.out');
-const EXAMPLE = join(ROOT, 'examples/in-memory-cluster.yaml');
-const CORE = 'cluster.x-k8s.io/v1beta2';
-const NS = 'default';
-const CLUSTER = 'dev';
-const WORKERS = 'dev-md-0';
+const CDK_OUT = process.env.CAPLESS_CDK_OUT ?? join(projectRoot(), 'cdk.out');
 
 /** What moto 5.2 cannot create from capless's template today; a change here is a change to what the deployed test proves. */
 const EXPECTED_UNSUPPORTED = [
@@ -56,6 +50,7 @@ const signedFetch: SendRequest = (url, init) => {
 let moto: RunningEmulator;
 let runtime: DeployedRuntime | undefined;
 let printed: string[] = [];
+let faultProxies: FaultProxy[] = [];
 
 beforeAll(async () => {
   // IAM is enforced for SQS: every function runs under its own role (see the README for what stays unproven).
@@ -64,12 +59,15 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await runtime?.stop();
+  await Promise.all(faultProxies.map((proxy) => proxy.close()));
   await moto?.stop();
 });
 
 beforeEach(async () => {
   await runtime?.stop();
   runtime = undefined;
+  await Promise.all(faultProxies.map((proxy) => proxy.close()));
+  faultProxies = [];
   printed = [];
   await resetMoto(moto.endpoint);
 });
@@ -92,36 +90,10 @@ async function deployAndRun(edit?: (template: Template) => Template): Promise<{ 
   return { deployed, rt: runtime, api: new RestClient(runtime.apiUrl, '', signedFetch) };
 }
 
-/** The example cluster; `replicas` overrides its control-plane and worker counts (the breakage tests need less to show). */
-async function applyExample(api: RestClient, replicas?: { controlPlane: number; workers: number }): Promise<void> {
-  for (const document of parseAllDocuments(readFileSync(EXAMPLE, 'utf8'))) {
-    const object: unknown = document.toJS();
-    const spec = valueAt(object, 'spec');
-    if (replicas && isRecord(spec) && stringAt(object, 'kind') === 'KubeadmControlPlane') spec.replicas = replicas.controlPlane;
-    if (replicas && isRecord(spec) && stringAt(object, 'kind') === 'MachineDeployment') spec.replicas = replicas.workers;
-    await api.mustCreateDocument(object);
-  }
-}
-
-function isAvailable(cluster: KubeObject | undefined): boolean {
-  return findCondition(conditionsOf(cluster?.status), 'Available')?.status === 'True';
-}
-
 async function runningWorkers(api: RestClient): Promise<KubeObject[]> {
   const machines = await api.list(CORE, 'Machine', NS, `${LABEL_CLUSTER_NAME}=${CLUSTER}`);
   return machines.filter((m) => m.metadata.labels?.['cluster.x-k8s.io/deployment-name'] === WORKERS && m.status?.phase === 'Running' && !m.metadata.deletionTimestamp);
 }
-
-/** The component that holds `path` in its aws:cdk:path, e.g. `ReconcileInMemoryMachine/Function/Resource`. */
-function logicalIdAt(template: Template, pathSuffix: string): string {
-  const found = Object.entries(template.Resources).find(([, r]) => (stringAt(valueAt(r, 'Metadata'), 'aws:cdk:path') ?? '').endsWith(pathSuffix));
-  if (!found) throw new Error(`no resource at …${pathSuffix}`);
-  return found[0];
-}
-
-
-/** The kinds the in-memory example cluster creates: their reconcile functions must all run. */
-const SCENARIO_KINDS = new Set(['Cluster', 'Machine', 'MachineSet', 'MachineDeployment', 'KubeadmConfig', 'KubeadmControlPlane', 'InMemoryCluster', 'InMemoryMachine']);
 
 describe('the synthesized stack deployed to moto', () => {
   it('runs a cluster through the deployed API: apply, Available, scale, delete, with every function and mapping exercised and nothing dead-lettered', async () => {
@@ -160,21 +132,16 @@ describe('the synthesized stack deployed to moto', () => {
     await rt.settle();
 
     const report = rt.report();
-    // Every function that is not a reconciler of a kind this scenario never creates must have run;
-    // those (ClusterClass, IPAM, AWS, …) must still be deployed with a mapping, and not have failed.
-    const idle = (fn: { spec: { environment: Record<string, string> } }) => {
-      const kind = fn.spec.environment.RECONCILE_KIND;
-      return kind !== undefined && !SCENARIO_KINDS.has(kind.split('/').pop() ?? '');
-    };
+    const reconciled = [...rt.functions.values()].map((fn) => fn.spec.environment.RECONCILE_KIND);
+    expect(EXAMPLE_KINDS.filter((kind) => !reconciled.includes(kind))).toEqual([]);
     for (const fn of rt.functions.values()) {
-      if (!idle(fn)) expect(fn.invocations, `${fn.spec.logicalId} never ran\n${report}`).toBeGreaterThan(0);
+      if (exercised(fn)) expect(fn.invocations, `${fn.spec.logicalId} never ran\n${report}`).toBeGreaterThan(0);
+      else expect(fn.invocations, `${fn.spec.logicalId} ran, but the example has no ${fn.spec.environment.RECONCILE_KIND}\n${report}`).toBe(0);
       expect(fn.errors, `${fn.spec.logicalId} failed\n${report}`).toEqual([]);
     }
     for (const poller of [...rt.sqsPollers, ...rt.streamPollers]) {
-      if (!idle(poller.fn)) expect(poller.delivered, `${poller.fn.spec.logicalId}'s mapping delivered nothing\n${report}`).toBeGreaterThan(0);
+      if (exercised(poller.fn)) expect(poller.delivered, `${poller.fn.spec.logicalId}'s mapping delivered nothing\n${report}`).toBeGreaterThan(0);
     }
-    const idleFunctions = [...rt.functions.values()].filter(idle);
-    expect(idleFunctions.every((fn) => rt.sqsPollers.some((p) => p.fn === fn)), `an idle reconciler has no mapping\n${report}`).toBe(true);
     expect(rt.streamPollers.map((p) => p.discarded)).toEqual([0]);
     expect((await rt.deadLetterDepths()).filter((q) => q.visible + q.inFlight > 0)).toEqual([]);
     expect(rt.api.counters.functionErrors).toBe(0);
@@ -201,6 +168,64 @@ describe('the synthesized stack deployed to moto', () => {
       .then(() => 'allowed', (error: unknown) => (String(error).includes('AccessDenied') ? 'refused' : String(error)));
     expect(sent).toBe(verdict);
   });
+
+  it('ends two faults with dead letters, never a hang: a reconciler that fails on every event (the object says so) and a function that never answers (its message outlives the visibility timeout)', async () => {
+    // The MachineDeployment function: every DynamoDB Query fails (its reconcile lists the
+    // MachineSets and Machines first); item reads and writes, work records and SQS work, so the
+    // reconcile is retried with backoff, then ReconcileSucceeded=False and its dead-letter queue.
+    const failing = await startFaultProxy(moto.endpoint, (request) => (request.target === 'DynamoDB_20120810.Query' ? 'fail' : 'pass'));
+    // The KubeadmControlPlane function: no DynamoDB request is ever answered, so every invocation
+    // runs into the function timeout (2 s here) and its message stays in flight past the queue's
+    // visibility timeout (3 s here, 360 s as synthesized) until the redrive policy dead-letters it.
+    const hanging = await startFaultProxy(moto.endpoint, () => 'hang');
+    faultProxies.push(failing, hanging);
+    const failingFn = '/ReconcileMachineDeployment/Function/Resource';
+    const hangingFn = '/ReconcileKubeadmControlPlane/Function/Resource';
+    const { rt, api } = await deployAndRun(
+      allOf(
+        withFunctionVariable(failingFn, 'AWS_ENDPOINT_URL_DYNAMODB', failing.url),
+        withFunctionVariable(hangingFn, 'AWS_ENDPOINT_URL_DYNAMODB', hanging.url),
+        withProperties(hangingFn, (properties) => {
+          properties.Timeout = 2;
+        }),
+        withProperties('/Queues/KubeadmControlPlane/Queue/Resource', (properties) => {
+          properties.VisibilityTimeout = 3;
+        }),
+      ),
+    );
+    await applyExample(api, { controlPlane: 1, workers: 1 });
+
+    const condition = await eventually('ReconcileSucceeded=False on the MachineDeployment', async (report) => {
+      const md = await api.get(CORE, 'MachineDeployment', NS, WORKERS);
+      const found = findCondition(conditionsOf(md?.status), 'ReconcileSucceeded');
+      report({ condition: found, runtime: rt.report() });
+      return found?.status === 'False' ? found : undefined;
+    }, { timeoutMs: 180_000, intervalMs: 1_000 });
+    expect(condition.reason).toBe('RetriesExhausted');
+    expect(condition.message).toMatch(/^after 5 attempts: /);
+
+    const deadLetterQueues = ['MachineDeployment', 'KubeadmControlPlane'].map((kind) => logicalIdAt(rt.stack.synthesized, `/Queues/${kind}/DeadLetterQueue/Resource`)).sort();
+    const holding = await eventually('a dead letter in both faulty kinds\' queues', async (report) => {
+      const depths = (await rt.deadLetterDepths()).filter((q) => q.visible + q.inFlight > 0).map((q) => q.logicalId).sort();
+      report({ depths, runtime: rt.report() });
+      return deadLetterQueues.every((id) => depths.includes(id)) ? depths : undefined;
+    }, { timeoutMs: 120_000, intervalMs: 1_000 });
+    // The faults stay with their kinds: no other dead letters.
+    expect(holding).toEqual(deadLetterQueues);
+    expect(failing.failed.get('DynamoDB_20120810.Query') ?? 0).toBeGreaterThan(0);
+
+    // The hanging function's every invocation ended at its timeout: a clear error, a fresh
+    // environment for the next one; every other function (the failing reconciler included: it
+    // reports the failure, it does not crash) answered every invocation.
+    const hangingId = logicalIdAt(rt.stack.synthesized, hangingFn);
+    for (const fn of rt.functions.values()) {
+      if (fn.spec.logicalId !== hangingId) expect(fn.errors, `${fn.spec.logicalId} failed\n${rt.report()}`).toEqual([]);
+    }
+    const timedOut = rt.functions.get(hangingId)?.errors ?? [];
+    expect(timedOut.length, rt.report()).toBeGreaterThanOrEqual(5);
+    expect(new Set(timedOut.map((e) => e.errorType))).toEqual(new Set(['Sandbox.Timedout']));
+    expect(isAvailable(await api.get(CORE, 'Cluster', NS, CLUSTER))).toBe(false);
+  }, 600_000);
 
   it('refuses a template whose function code is not among the assets, naming the function', async () => {
     const api = new MotoApi(moto.endpoint);

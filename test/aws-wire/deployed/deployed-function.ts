@@ -31,6 +31,8 @@ export type InvokeResult = { ok: true; result: unknown } | { ok: false; error: {
 interface Pending {
   resolve: (result: InvokeResult) => void;
   timer: NodeJS.Timeout;
+  /** The environment running it: only its exit fails this invocation. */
+  child: ChildProcess;
 }
 
 export interface RuntimeEndpoint {
@@ -78,7 +80,7 @@ export class DeployedFunction {
         this.stopEnvironment();
         resolve({ ok: false, error: { errorType: 'Sandbox.Timedout', errorMessage: `Task timed out after ${this.spec.timeoutSeconds} seconds` } });
       }, timeoutMs);
-      this.pending.set(id, { resolve, timer });
+      this.pending.set(id, { resolve, timer, child });
       child.send({ id, event, requestId: id, deadlineMs: Date.now() + timeoutMs });
     }).then((result) => {
       if (!result.ok) this.errors.push(result.error);
@@ -123,7 +125,10 @@ export class DeployedFunction {
     child.stderr?.on('data', keep);
     child.on('message', (message: unknown) => this.answer(message));
     child.on('exit', (code, signal) => {
+      // A killed environment (after a timeout) exits after the next invocation may have started
+      // in a fresh one: fail only what ran here.
       for (const [id, pending] of this.pending) {
+        if (pending.child !== child) continue;
         clearTimeout(pending.timer);
         this.pending.delete(id);
         pending.resolve({ ok: false, error: { errorType: 'Runtime.ExitError', errorMessage: `environment exited (${signal ?? code})` } });
