@@ -46,3 +46,5 @@ export type LifecycleRequest<H extends LifecycleHook> = z.infer<(typeof LIFECYCL
 /** What a caller supplies for a lifecycle hook (apiVersion, kind and settings are added on the wire). */
 export type LifecycleRequestBody<H extends LifecycleHook> = Omit<z.input<(typeof LIFECYCLE_REQUEST_SCHEMAS)[H]>, 'apiVersion' | 'kind' | 'settings'>;
 export type LifecycleResponse<H extends LifecycleHook> = H extends 'AfterControlPlaneInitialized' ? PlainResponse : RetryResponse;
+/** What a caller passes besides the Cluster (the hook client embeds the Cluster itself). */
+export type LifecycleCallBody<H extends LifecycleHook> = Omit<LifecycleRequestBody<H>, 'cluster'>;
