@@ -1,5 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { handleApiRequest } from '../functions/api/api.js';
+import { builtinExtensions } from '../functions/hooks/builtin-extensions.js';
+import type { RuntimeExtension } from '../functions/hooks/define-extension.js';
+import { hostedExtensionsHandler, isHostedExtensionsPath } from '../functions/hooks/hosted-extensions.js';
 import { bearerTokenAuthenticator } from '../functions/api/auth.js';
 import { pathAdmission } from '../functions/api/path-admission.js';
 import { requestProcessor } from '../functions/reconcile/engine/process-request.js';
@@ -9,17 +12,19 @@ import { ReconcilerRegistry } from '../functions/reconcile/engine/registry.js';
 import { resyncAll } from '../functions/reconcile/resync/resync-all.js';
 import { routeChange } from '../functions/reconcile/router/route-change.js';
 import type { ReconcileContext } from '../functions/reconcile/engine/skeleton/types.js';
+import { runtimeExtensionPorts } from '../functions/reconcile/runtime/runtime-ports.js';
 import { createObjectTable, DEFAULT_TABLE_NAME, DynamoObjectStore } from '../shared/adapters/aws/dynamodb/index.js';
 import { BUILTIN_KINDS, KindRegistry } from '../shared/contracts/kinds.js';
 import { PROVIDER_LOOKUP_PORT } from '../shared/contracts/providers/provider-lookup.js';
 import { systemClock, type Clock } from '../shared/ports/clock.js';
 import { type Logger, silentLogger } from '../shared/ports/logger.js';
 import type { ChangeSource, ObjectStore } from '../shared/ports/object-store.js';
+import type { ExtensionTransport } from '../shared/ports/runtime-extensions.js';
 import { WORKLOAD_CLUSTER_PORT } from '../shared/ports/workload-cluster.js';
 import { InMemoryWorkloadCluster } from '../shared/workload-cluster/in-memory-workload-cluster.js';
 import { InProcessWorkQueue } from '../shared/work/in-process-queue.js';
 import type { RequestHandler } from '../shared/work/request-outcome.js';
-import { loadOrCreateServingCertificate, loadOrCreateToken, writeKubeconfig } from './data-dir.js';
+import { loadOrCreateHooksPathSecret, loadOrCreateServingCertificate, loadOrCreateToken, writeKubeconfig } from './data-dir.js';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.js';
 import { listen } from './http-server.js';
 
@@ -49,6 +54,10 @@ export interface ControlPlaneOptions {
   store?: ObjectStore & ChangeSource;
   /** Wraps the store everything uses, API and reconcilers alike (benchmarks: counting). */
   wrapStore?: (store: ObjectStore & ChangeSource) => ObjectStore & ChangeSource;
+  /** Runtime Extensions served under /hooks/<path secret>/<name> on the same listener; default the built-ins. */
+  extensions?: readonly RuntimeExtension[];
+  /** How reconcilers reach Runtime Extensions; default HTTPS verified against each ExtensionConfig's caBundle. */
+  extensionTransport?: ExtensionTransport;
   /** Wraps the queue's request handler (benchmarks: reconcile durations). */
   wrapHandler?: (handler: RequestHandler) => RequestHandler;
 }
@@ -56,6 +65,8 @@ export interface ControlPlaneOptions {
 export interface ControlPlane {
   url: string;
   token: string;
+  /** The credential in hosted extensions' URLs (ADR 0100). */
+  hooksPathSecret: string;
   kubeconfigPath: string;
   store: ObjectStore & ChangeSource;
   queue: InProcessWorkQueue;
@@ -96,7 +107,11 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     queue,
     clock,
     logger,
-    providers: { [PROVIDER_LOOKUP_PORT]: providers, [WORKLOAD_CLUSTER_PORT]: new InMemoryWorkloadCluster(store) },
+    providers: {
+      [PROVIDER_LOOKUP_PORT]: providers,
+      [WORKLOAD_CLUSTER_PORT]: new InMemoryWorkloadCluster(store),
+      ...runtimeExtensionPorts(store, options.extensionTransport),
+    },
   };
 
   const unsubscribe = store.onChange((change) => {
@@ -112,8 +127,10 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const authenticate = bearerTokenAuthenticator([{ token, principal: { name: 'capless-admin', canReadSecrets: true, canWriteSecrets: true } }]);
   const host = options.host ?? '127.0.0.1';
   const tls = options.tls ? await loadOrCreateServingCertificate(options.dataDir, host) : undefined;
+  const hooksPathSecret = await loadOrCreateHooksPathSecret(options.dataDir);
+  const hosted = hostedExtensionsHandler({ extensions: options.extensions ?? builtinExtensions({ now: () => clock.now() }), pathSecret: hooksPathSecret });
   const http = await listen(
-    (request) => handleApiRequest(request, { store, kinds, admission, authenticate, logger }),
+    (request) => (isHostedExtensionsPath(request.path) ? hosted(request) : handleApiRequest(request, { store, kinds, admission, authenticate, logger })),
     { host, port: options.port, ...(tls ? { tls } : {}) },
   );
   const kubeconfigPath = await writeKubeconfig(options.dataDir, http.url, token, tls?.cert);
@@ -122,6 +139,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   return {
     url: http.url,
     token,
+    hooksPathSecret,
     kubeconfigPath,
     store,
     queue,

@@ -9,6 +9,7 @@ import { InMemoryWorkloadCluster } from '../../shared/workload-cluster/in-memory
 import { builtinProviderRegistry } from './engine/providers/builtin.js';
 import { ReconcilerRegistry } from './engine/registry.js';
 import type { ReconcileContext } from './engine/skeleton/types.js';
+import { runtimeExtensionPorts } from './runtime/runtime-ports.js';
 
 export interface AwsWorkWiring extends AwsWork {
   store: ObjectStore;
@@ -31,7 +32,11 @@ export function awsWorkWiring(service: string, env: NodeJS.ProcessEnv = process.
     queue: work.queue,
     clock: systemClock,
     logger,
-    providers: { [PROVIDER_LOOKUP_PORT]: providers, [WORKLOAD_CLUSTER_PORT]: new InMemoryWorkloadCluster(store) },
+    providers: {
+      [PROVIDER_LOOKUP_PORT]: providers,
+      [WORKLOAD_CLUSTER_PORT]: new InMemoryWorkloadCluster(store),
+      ...runtimeExtensionPorts(store),
+    },
   };
   return { ...work, store, registry, context };
 }

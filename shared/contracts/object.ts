@@ -137,3 +137,5 @@ export const ANNOTATION_PENDING_HOOKS = 'runtime.cluster.x-k8s.io/pending-hooks'
 export const ANNOTATION_OK_TO_DELETE = 'runtime.cluster.x-k8s.io/ok-to-delete';
 /** Any Cluster annotation with this prefix holds BeforeClusterUpgrade (exp/topology/desiredstate/lifecycle_hooks.go). */
 export const ANNOTATION_PREFIX_BEFORE_UPGRADE_HOOK = 'before-upgrade.hook.cluster.cluster.x-k8s.io';
+/** capless's upgrade gate extension: BeforeClusterUpgrade passes for the Kubernetes version this annotation names. */
+export const ANNOTATION_UPGRADE_GATE_APPROVED_VERSION = 'upgrade-gate.capless.dev/approved-version';

@@ -19,13 +19,14 @@ import { kubeadmControlPlaneReconciler } from '../../kubeadm/controlplane/reconc
 import { machineReconciler } from '../../core/machine/reconciler.js';
 import { machineDeploymentReconciler } from '../../core/machinedeployment/reconciler.js';
 import { machineSetReconciler } from '../../core/machineset/reconciler.js';
+import { extensionConfigReconciler } from '../../runtime/extension-config/reconciler.js';
 import { ProviderRegistry } from './provider-registry.js';
 
 export function builtinProviderRegistry(): ProviderRegistry {
   return new ProviderRegistry()
     .registerProvider({
       ...CORE_PROVIDER,
-      reconcilers: [clusterReconciler, machineDeploymentReconciler, machineSetReconciler, machineReconciler],
+      reconcilers: [clusterReconciler, machineDeploymentReconciler, machineSetReconciler, machineReconciler, extensionConfigReconciler],
     })
     .registerProvider({ ...KUBEADM_BOOTSTRAP_PROVIDER, reconcilers: [kubeadmConfigReconciler] })
     .registerProvider({ ...KUBEADM_CONTROL_PLANE_PROVIDER, reconcilers: [kubeadmControlPlaneReconciler] })

@@ -1,0 +1,10 @@
+/** The Runtime SDK ports every deployment wires into ReconcileContext.providers (Lambda and `capless up` alike). */
+
+import { HttpsExtensionTransport } from '../../../shared/adapters/https/https-extension-transport.js';
+import type { ObjectStore } from '../../../shared/ports/object-store.js';
+import { EXTENSION_TRANSPORT_PORT, type ExtensionTransport, HOOK_CLIENT_PORT } from '../../../shared/ports/runtime-extensions.js';
+import { StoreHookClient } from './hook-client/store-hook-client.js';
+
+export function runtimeExtensionPorts(store: ObjectStore, transport: ExtensionTransport = new HttpsExtensionTransport()): Record<string, unknown> {
+  return { [EXTENSION_TRANSPORT_PORT]: transport, [HOOK_CLIENT_PORT]: new StoreHookClient(store, transport) };
+}
