@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../lib/stacks/functions/project-root.js';
+import { RECONCILED_KINDS } from '../../lib/stacks/reconciled-kinds.js';
 import { stringAt, valueAt } from '../../shared/contracts/json.js';
 import { type SynthesizedStack, synthStack } from './support/synth-stack.js';
 
@@ -46,7 +47,7 @@ function bundles(): { dir: string; environment: Record<string, string> }[] {
 describe('function bundles', () => {
   it('exist for every function as index.mjs with a source map', () => {
     const all = bundles();
-    expect(all).toHaveLength(11);
+    expect(all).toHaveLength(RECONCILED_KINDS.length + 4);
     for (const { dir } of all) {
       expect(existsSync(join(dir, 'index.mjs')), dir).toBe(true);
       expect(existsSync(join(dir, 'index.mjs.map')), dir).toBe(true);

@@ -18,6 +18,7 @@ const KIND_NAMES = [
   'KubeadmControlPlane',
   'InMemoryCluster',
   'InMemoryMachine',
+  'ExtensionConfig',
 ];
 
 describe('stateful logical IDs', () => {
