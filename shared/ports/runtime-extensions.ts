@@ -73,8 +73,28 @@ export interface HookClient {
   call<H extends LifecycleHook>(hook: H, cluster: KubeObject, body: LifecycleCallBody<H>): Promise<HookResult>;
 }
 
+export type NamedHook = 'GeneratePatches' | 'ValidateTopology' | 'DiscoverVariables';
+
+export type NamedCallResult =
+  /** The decoded `status: Success` response (an empty Success when Ignore masked a call error). */
+  | { status: 'Success'; response: Record<string, unknown> }
+  | { status: 'Failure'; message: string };
+
+/**
+ * Calls one registered handler by its registered name (`<handler>.<ExtensionConfig>`), as a
+ * ClusterClass's `external` patches name them (Cluster API CallExtension): the handler must exist
+ * for that hook and its ExtensionConfig's namespaceSelector must match `namespace`; failurePolicy
+ * Ignore masks call errors only. `settings` overlay the ExtensionConfig's (ClusterClass external
+ * settings win).
+ */
+export interface ExtensionCaller {
+  callExtension(registeredName: string, hook: NamedHook, namespace: string, body: Record<string, unknown>): Promise<NamedCallResult>;
+}
+
 /** Keys of the ports on ReconcileContext.providers. */
 export const HOOK_CLIENT_PORT = 'hookClient';
+/** The same client as HOOK_CLIENT_PORT, as an ExtensionCaller (external patches). */
+export const EXTENSION_CALLER_PORT = 'extensionCaller';
 export const EXTENSION_TRANSPORT_PORT = 'extensionTransport';
 
 export function isHookClient(value: unknown): value is HookClient {

@@ -2,9 +2,10 @@
 
 import { HttpsExtensionTransport } from '../../../shared/adapters/https/https-extension-transport.js';
 import type { ObjectStore } from '../../../shared/ports/object-store.js';
-import { EXTENSION_TRANSPORT_PORT, type ExtensionTransport, HOOK_CLIENT_PORT } from '../../../shared/ports/runtime-extensions.js';
+import { EXTENSION_CALLER_PORT, EXTENSION_TRANSPORT_PORT, type ExtensionTransport, HOOK_CLIENT_PORT } from '../../../shared/ports/runtime-extensions.js';
 import { StoreHookClient } from './hook-client/store-hook-client.js';
 
 export function runtimeExtensionPorts(store: ObjectStore, transport: ExtensionTransport = new HttpsExtensionTransport()): Record<string, unknown> {
-  return { [EXTENSION_TRANSPORT_PORT]: transport, [HOOK_CLIENT_PORT]: new StoreHookClient(store, transport) };
+  const client = new StoreHookClient(store, transport);
+  return { [EXTENSION_TRANSPORT_PORT]: transport, [HOOK_CLIENT_PORT]: client, [EXTENSION_CALLER_PORT]: client };
 }

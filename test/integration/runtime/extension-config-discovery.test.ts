@@ -189,3 +189,42 @@ describe('the hook client over discovered handlers', () => {
     expect(result).toEqual({ status: 'Success', message: '', handlers: [] });
   });
 });
+
+describe('named calls for external patches (GeneratePatches)', () => {
+  const patch = Buffer.from(JSON.stringify([{ op: 'add', path: '/spec/template/spec/x', value: 1 }])).toString('base64');
+  let client: StoreHookClient;
+  let generate: () => ExtensionAnswer = () => ({ body: JSON.stringify({ status: 'Success', items: [{ uid: 'u1', patchType: 'JSONPatch', patch }] }) });
+
+  beforeAll(async () => {
+    client = new StoreHookClient(plane.store, new HttpsExtensionTransport());
+    answers.set(`/patches${DISCOVERY_PATH}`, () => discoveryAnswer([handler('generate', 'GeneratePatches')]));
+    answers.set('/patches/hooks.runtime.cluster.x-k8s.io/v1alpha1/generatepatches/generate', () => generate());
+    await rest.mustCreate(extensionConfig('patches', { url: `${server.url}/patches`, caBundle: server.caBundle }, { settings: { a: 'config' } }));
+    await discovered('patches', 'True');
+  });
+
+  const request = {
+    settings: { a: 'class' },
+    variables: [],
+    items: [{ uid: 'u1', holderReference: { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', namespace: 'default', name: 'c1', fieldPath: 'spec.infrastructureRef' }, object: {}, variables: [] }],
+  };
+
+  it('calls the one named handler and returns its decoded response; ClusterClass settings win', async () => {
+    const before = server.calls.length;
+    const result = await client.callExtension('generate.patches', 'GeneratePatches', 'default', request);
+    expect(result).toEqual({ status: 'Success', response: { status: 'Success', message: '', items: [{ uid: 'u1', patchType: 'JSONPatch', patch }] } });
+    const sent = JSON.parse(server.calls.slice(before).at(-1)?.body ?? '{}');
+    expect(sent).toMatchObject({ apiVersion: 'hooks.runtime.cluster.x-k8s.io/v1alpha1', kind: 'GeneratePatchesRequest', settings: { a: 'class' } });
+  });
+
+  it.each<[string, string, () => ExtensionAnswer, RegExp]>([
+    ['an unknown handler', 'nope.patches', () => ({ body: '{}' }), /no handler "nope\.patches"/],
+    ['a Failure answer', 'generate.patches', () => ({ body: '{"status":"Failure","message":"bad variable"}' }), /answered Failure: bad variable/],
+    ['a patch that is not base64', 'generate.patches', () => ({ body: JSON.stringify({ status: 'Success', items: [{ uid: 'u1', patchType: 'JSONPatch', patch: '[{}]' }] }) }), /invalid response/],
+  ])('%s is a Failure', async (_name, registered, answer, message) => {
+    generate = answer;
+    const result = await client.callExtension(registered, 'GeneratePatches', 'default', request);
+    expect(result.status).toBe('Failure');
+    expect(result.status === 'Failure' && result.message).toMatch(message);
+  });
+});

@@ -50,5 +50,5 @@ export async function callHandler(
   const message = typeof decoded.value.message === 'string' ? decoded.value.message : '';
   if (decoded.value.status === 'Failure') return { kind: 'failure', message };
   const retry = decoded.value.retryAfterSeconds;
-  return { kind: 'success', retryAfterSeconds: typeof retry === 'number' ? retry : 0, message };
+  return { kind: 'success', retryAfterSeconds: typeof retry === 'number' ? retry : 0, message, response: decoded.value };
 }

@@ -9,7 +9,7 @@ import type { HookResult } from '../../../../shared/ports/runtime-extensions.js'
 
 export type HandlerOutcome =
   /** A decoded `status: Success` answer (retryAfterSeconds 0 for hooks without retry). */
-  | { kind: 'success'; retryAfterSeconds: number; message: string }
+  | { kind: 'success'; retryAfterSeconds: number; message: string; response?: Record<string, unknown> }
   /** The extension answered `status: Failure`: never masked by failurePolicy. */
   | { kind: 'failure'; message: string }
   /** Transport error, timeout, non-200 or a body that is not JSON: failurePolicy applies. */

@@ -6,13 +6,13 @@
 import type { LifecycleCallBody, LifecycleHook } from '../../../../shared/contracts/hooks/index.js';
 import type { KubeObject } from '../../../../shared/contracts/object.js';
 import type { ObjectStore } from '../../../../shared/ports/object-store.js';
-import type { ExtensionTransport, HookClient, HookResult } from '../../../../shared/ports/runtime-extensions.js';
+import type { ExtensionCaller, ExtensionTransport, HookClient, HookResult, NamedCallResult, NamedHook } from '../../../../shared/ports/runtime-extensions.js';
 import { registrationsFor } from '../registrations.js';
 import { callHandler } from './call-handler.js';
 import { hookCluster } from './hook-cluster.js';
 import { EMPTY_FOLD, finishFold, foldOutcome } from './outcome.js';
 
-export class StoreHookClient implements HookClient {
+export class StoreHookClient implements HookClient, ExtensionCaller {
   constructor(
     private readonly store: ObjectStore,
     private readonly transport: ExtensionTransport,
@@ -29,5 +29,25 @@ export class StoreHookClient implements HookClient {
       state = next.state;
     }
     return finishFold(state);
+  }
+
+  async callExtension(registeredName: string, hook: NamedHook, namespace: string, body: Record<string, unknown>): Promise<NamedCallResult> {
+    const registration = (await registrationsFor(this.store, hook, namespace)).find((r) => r.name === registeredName);
+    if (!registration) {
+      return { status: 'Failure', message: `no handler "${registeredName}" for ${hook} is registered for namespace ${namespace}` };
+    }
+    const outcome = await callHandler(this.transport, registration, hook, body);
+    switch (outcome.kind) {
+      case 'success':
+        return { status: 'Success', response: outcome.response ?? {} };
+      case 'callError':
+        return registration.failurePolicy === 'Ignore'
+          ? { status: 'Success', response: { status: 'Success' } }
+          : { status: 'Failure', message: `failed to call extension handler "${registeredName}": ${outcome.message}` };
+      case 'failure':
+        return { status: 'Failure', message: `extension handler "${registeredName}" answered Failure${outcome.message ? `: ${outcome.message}` : ''}` };
+      case 'invalid':
+        return { status: 'Failure', message: `extension handler "${registeredName}" sent an invalid response: ${outcome.message}` };
+    }
   }
 }
