@@ -21,6 +21,9 @@ import type { ValidationContext } from '../validation/context.js';
 import { validateCluster, validateMachine, validateMachineDeployment, validateMachineSet } from '../validation/core.js';
 import type { FieldError } from '../validation/field-error.js';
 import { validateKubeadmControlPlane } from '../validation/kubeadm-control-plane.js';
+import { validateExtensionConfig } from '../validation/extension-config.js';
+import { extensionConfigSchema } from '../schemas/runtime/extension-config.js';
+import { RUNTIME_GROUP } from '../schemas/groups.js';
 import { fieldErrorsFromZod } from './zod-issues.js';
 
 export type StrategyResult = { ok: true; object: KubeObject } | { ok: false; errors: FieldError[] };
@@ -70,6 +73,7 @@ const STRATEGIES: ReadonlyMap<string, AdmissionStrategy> = new Map([
     `${CONTROL_PLANE_GROUP}/KubeadmControlPlane`,
     erase({ schema: kubeadmControlPlaneSchema, defaults: defaultKubeadmControlPlane, validate: validateKubeadmControlPlane }),
   ],
+  [`${RUNTIME_GROUP}/ExtensionConfig`, erase({ schema: extensionConfigSchema, validate: validateExtensionConfig })],
 ]);
 
 /** The strategy of a kind; kinds without defaults or rules just get their schema checked. */

@@ -94,7 +94,6 @@ describe('discovery', () => {
   });
 
   it.each<[string, string, Record<string, unknown>, RegExp]>([
-    ['an http:// URL', 'plain', { url: 'http://127.0.0.1:1/x' }, /expected https scheme, got http/],
     ['a caBundle that is not PEM', 'notpem', { url: 'https://127.0.0.1:1/x', caBundle: Buffer.from('not a certificate').toString('base64') }, /not a PEM-encoded certificate bundle/],
     ['a server certificate the caBundle does not verify', 'wrongca', { url: 'https://127.0.0.1:1/x' }, /discovery failed/],
   ])('%s is Discovered=False with the reason', async (_name, name, clientConfig, message) => {
@@ -104,10 +103,17 @@ describe('discovery', () => {
     expect(findCondition(conditionsOf(object.status), 'Discovered')?.message).toMatch(message);
   });
 
-  it('refuses a caBundle that is not base64 with a 422 naming the field', async () => {
-    const response = await rest.create(extensionConfig('badb64', { url: 'https://127.0.0.1:1/x', caBundle: '!!!' }));
+  it.each<[string, string, Record<string, unknown>, string]>([
+    ['a caBundle that is not base64', 'badb64', { url: 'https://127.0.0.1:1/x', caBundle: '!!!' }, 'spec.clientConfig.caBundle'],
+    ['an http:// URL', 'plain', { url: 'http://127.0.0.1:1/x' }, 'spec.clientConfig.url'],
+    ['neither url nor service', 'empty', {}, 'spec.clientConfig'],
+    ['both url and service', 'both', { url: 'https://a.example', service: { name: 'svc', namespace: 'ns' } }, 'spec.clientConfig'],
+    ['a service port out of range', 'port', { service: { name: 'svc', namespace: 'ns', port: 70000 } }, 'spec.clientConfig.service.port'],
+    ['a name that is not a DNS-1123 label', 'dotted.name', { url: 'https://a.example' }, 'metadata.name'],
+  ])('refuses %s with a 422 naming the field, as Cluster API\'s webhook does', async (_name, name, clientConfig, field) => {
+    const response = await rest.create(extensionConfig(name, clientConfig));
     expect(response.status).toBe(422);
-    expect(JSON.stringify(response.body)).toContain('spec.clientConfig.caBundle');
+    expect(JSON.stringify(response.body)).toContain(`"field":"${field}"`);
   });
 
   it('re-discovers on change and keeps the last handlers when a later discovery fails', async () => {
