@@ -19,7 +19,7 @@ export const RECONCILED_KINDS: readonly ReconciledKind[] = [
   { group: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane', needsSecrets: true },
   { group: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryCluster', needsSecrets: false },
   { group: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachine', needsSecrets: false },
-  { group: 'runtime.cluster.x-k8s.io', kind: 'ExtensionConfig', needsSecrets: false },
+  { group: 'runtime.cluster.x-k8s.io', kind: 'ExtensionConfig', needsSecrets: true },
 ];
 
 /** `<group>/<Kind>`: the key of QUEUE_URLS and the value of RECONCILE_KIND. */

@@ -139,3 +139,5 @@ export const ANNOTATION_OK_TO_DELETE = 'runtime.cluster.x-k8s.io/ok-to-delete';
 export const ANNOTATION_PREFIX_BEFORE_UPGRADE_HOOK = 'before-upgrade.hook.cluster.cluster.x-k8s.io';
 /** capless's upgrade gate extension: BeforeClusterUpgrade passes for the Kubernetes version this annotation names. */
 export const ANNOTATION_UPGRADE_GATE_APPROVED_VERSION = 'upgrade-gate.capless.dev/approved-version';
+/** `<namespace>/<name>` of a Secret whose `ca.crt` becomes an ExtensionConfig's caBundle. */
+export const ANNOTATION_INJECT_CA_FROM_SECRET = 'runtime.cluster.x-k8s.io/inject-ca-from-secret';

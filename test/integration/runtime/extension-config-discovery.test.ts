@@ -116,6 +116,21 @@ describe('discovery', () => {
     expect(JSON.stringify(response.body)).toContain(`"field":"${field}"`);
   });
 
+  it('takes the caBundle from the Secret named by inject-ca-from-secret', async () => {
+    answers.set(`/injected${DISCOVERY_PATH}`, () => discoveryAnswer([handler('x', 'AfterWorkersUpgrade')]));
+    await rest.mustCreate({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'ext-cert', namespace: 'ext-system' }, data: { 'ca.crt': server.caBundle } });
+    const annotated = (name: string, secret: string): KubeObject => ({
+      ...extensionConfig(name, { url: `${server.url}/injected` }),
+      metadata: { name, annotations: { 'runtime.cluster.x-k8s.io/inject-ca-from-secret': secret } },
+    });
+    await rest.mustCreate(annotated('injected', 'ext-system/ext-cert'));
+    const object = await discovered('injected', 'True');
+    expect(object.spec?.clientConfig).toEqual({ url: `${server.url}/injected`, caBundle: server.caBundle });
+    await rest.mustCreate(annotated('nosecret', 'ext-system/missing'));
+    const missing = await discovered('nosecret', 'False');
+    expect(findCondition(conditionsOf(missing.status), 'Discovered')?.message).toMatch(/secret ext-system\/missing not found/);
+  });
+
   it('re-discovers on change and keeps the last handlers when a later discovery fails', async () => {
     answers.set(`/flip${DISCOVERY_PATH}`, () => discoveryAnswer([handler('one', 'AfterClusterUpgrade')]));
     await rest.mustCreate(extensionConfig('flip', { url: `${server.url}/flip`, caBundle: server.caBundle }));

@@ -12,6 +12,7 @@ import { EXTENSION_TRANSPORT_PORT, isExtensionTransport } from '../../../../shar
 import type { PhaseResult, ReconcileContext, ReconcilerDefinition, Scope } from '../../engine/skeleton/types.js';
 import { EXTENSION_CONFIG_KIND } from '../registrations.js';
 import { discoverHandlers } from './discover.js';
+import { injectCaPhase } from './inject-ca.js';
 import { computeExtensionConfigStatus } from './status.js';
 
 /** Re-discovery period (Cluster API re-discovers on its --sync-period resync, 10 minutes). */
@@ -52,7 +53,7 @@ export const extensionConfigReconciler: ReconcilerDefinition<ExtensionConfigScop
   kind: EXTENSION_CONFIG_KIND,
   watches: [],
   createScope: (ctx: ReconcileContext, object: StoredObject) => ({ ctx, object, conditions: [] }),
-  phases: [discoverPhase],
+  phases: [(s) => injectCaPhase(s, DISCOVERY_RETRY_SECONDS, CONDITION_DISCOVERED), discoverPhase],
   deletePhases: [],
   computeStatus: computeExtensionConfigStatus,
 };

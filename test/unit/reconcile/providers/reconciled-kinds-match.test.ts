@@ -13,7 +13,7 @@ describe('RECONCILED_KINDS', () => {
     expect(RECONCILED_KINDS.map((k) => `${k.group}/${k.kind}`).sort()).toEqual(registered);
   });
 
-  it('includes ExtensionConfig (Runtime SDK discovery)', () => {
-    expect(RECONCILED_KINDS).toContainEqual({ group: 'runtime.cluster.x-k8s.io', kind: 'ExtensionConfig', needsSecrets: false });
+  it('includes ExtensionConfig (Runtime SDK discovery; reads the CA Secret of inject-ca-from-secret)', () => {
+    expect(RECONCILED_KINDS).toContainEqual({ group: 'runtime.cluster.x-k8s.io', kind: 'ExtensionConfig', needsSecrets: true });
   });
 });
