@@ -110,7 +110,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     providers: {
       [PROVIDER_LOOKUP_PORT]: providers,
       [WORKLOAD_CLUSTER_PORT]: new InMemoryWorkloadCluster(store),
-      ...runtimeExtensionPorts(store, options.extensionTransport),
+      ...runtimeExtensionPorts(store, options.extensionTransport, clock),
     },
   };
 

@@ -28,6 +28,8 @@ export interface Registration {
   name: string;
   handlerName: string;
   extensionConfigName: string;
+  /** The ExtensionConfig's resourceVersion (a changed config invalidates cached answers). */
+  extensionConfigVersion: string;
   hook: string;
   timeoutSeconds: number;
   failurePolicy: 'Fail' | 'Ignore';
@@ -47,6 +49,7 @@ export function registrationsOf(extensionConfig: StoredObject): Registration[] {
     name: `${handler.name}.${extensionConfig.metadata.name}`,
     handlerName: handler.name,
     extensionConfigName: extensionConfig.metadata.name,
+    extensionConfigVersion: extensionConfig.metadata.resourceVersion,
     hook: handler.requestHook.apiVersion === HOOKS_API_VERSION ? handler.requestHook.hook : `${handler.requestHook.apiVersion}/${handler.requestHook.hook}`,
     timeoutSeconds: handler.timeoutSeconds,
     failurePolicy: handler.failurePolicy,

@@ -8,22 +8,36 @@ import type { KubeObject } from '../../../../shared/contracts/object.js';
 import type { ObjectStore } from '../../../../shared/ports/object-store.js';
 import type { ExtensionCaller, ExtensionTransport, HookClient, HookResult, NamedCallResult, NamedHook } from '../../../../shared/ports/runtime-extensions.js';
 import { registrationsFor } from '../registrations.js';
+import type { Clock } from '../../../../shared/ports/clock.js';
+import { BlockedAnswerCache } from './blocked-answer-cache.js';
 import { callHandler } from './call-handler.js';
 import { hookCluster } from './hook-cluster.js';
 import { EMPTY_FOLD, finishFold, foldOutcome } from './outcome.js';
 
+export interface StoreHookClientOptions {
+  /** Remember blocking answers until their retry time (Cluster API does; the production wiring turns it on). */
+  cacheBlockedAnswers?: Clock;
+}
+
 export class StoreHookClient implements HookClient, ExtensionCaller {
+  private readonly cache: BlockedAnswerCache | undefined;
+
   constructor(
     private readonly store: ObjectStore,
     private readonly transport: ExtensionTransport,
-  ) {}
+    options: StoreHookClientOptions = {},
+  ) {
+    this.cache = options.cacheBlockedAnswers ? new BlockedAnswerCache(options.cacheBlockedAnswers) : undefined;
+  }
 
   async call<H extends LifecycleHook>(hook: H, cluster: KubeObject, body: LifecycleCallBody<H>): Promise<HookResult> {
     const registrations = await registrationsFor(this.store, hook, cluster.metadata.namespace ?? 'default');
     const request: Record<string, unknown> = { ...body, cluster: hookCluster(cluster) };
     let state = EMPTY_FOLD;
     for (const registration of registrations) {
-      const outcome = await callHandler(this.transport, registration, hook, request);
+      const key = BlockedAnswerCache.key(registration, hook, cluster.metadata, request);
+      const outcome = this.cache?.get(key) ?? (await callHandler(this.transport, registration, hook, request));
+      this.cache?.remember(key, outcome);
       const next = foldOutcome(state, { name: registration.name, failurePolicy: registration.failurePolicy, outcome });
       if ('result' in next) return next.result;
       state = next.state;
