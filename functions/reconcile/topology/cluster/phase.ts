@@ -21,7 +21,7 @@ import { deleteIfPresent, deleteUnusedTemplates, deleteUnwantedHealthChecks } fr
 import { type CurrentState, loadCurrentState } from './current-state.js';
 import { computeDesiredState, type DesiredState } from './desired-state.js';
 import { decideUpgradeWithHooks } from './upgrade-hooks.js';
-import { type LifecycleHook, lifecycleHooksOf } from './lifecycle-hooks.js';
+import { type LifecycleHook, LifecycleHookFailed, lifecycleHooksOf } from './lifecycle-hooks.js';
 import { TopologyPatchError } from './patches.js';
 import { pendingHooks, withPendingHook } from './pending-hooks.js';
 import { readTopology } from './topology-spec.js';
@@ -30,6 +30,8 @@ import type { UpgradeDecision } from './upgrade.js';
 import { PatchError } from './json-patch.js';
 
 export const TOPOLOGY_FAILED_REQUEUE_SECONDS = 60;
+/** A hook that answered Failure is asked again after this long (its pending marks stay). */
+export const HOOK_FAILED_REQUEUE_SECONDS = 10;
 
 const contractRef = (o: KubeObject) => ({ apiGroup: groupOf(o.apiVersion), kind: o.kind, name: o.metadata.name });
 
@@ -96,6 +98,16 @@ async function applyDesired(s: ClusterScope, desired: DesiredState, current: Cur
 
 export async function reconcileTopologyPhase(s: ClusterScope): Promise<PhaseResult> {
   if (!isRecord(s.object.spec?.topology)) return {};
+  try {
+    return await reconcileTopology(s);
+  } catch (error) {
+    if (!(error instanceof LifecycleHookFailed)) throw error;
+    s.conditions.push(topologyFailedCondition(TopologyReason.Failed, error.message));
+    return { stop: true, requeueAfterSeconds: HOOK_FAILED_REQUEUE_SECONDS };
+  }
+}
+
+async function reconcileTopology(s: ClusterScope): Promise<PhaseResult> {
   const topology = readTopology(s.object);
   if (!topology) {
     s.conditions.push(topologyFailedCondition(TopologyReason.Failed, 'spec.topology cannot be read'));
