@@ -10,6 +10,7 @@ import { ANNOTATION_OK_TO_DELETE } from '../../../../shared/contracts/object.js'
 import { TopologyReason } from '../../../../shared/contracts/topology/well-known.js';
 import type { ClusterScope } from '../../core/cluster/scope.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
+import { deleteBlockedMessage } from '../../runtime/lifecycle/topology-messages.js';
 import { type LifecycleHookAnswer, LifecycleHookFailed, lifecycleHooksOf } from './lifecycle-hooks.js';
 import { HOOK_FAILED_REQUEUE_SECONDS } from './phase.js';
 import { topologyFailedCondition } from './topology-condition.js';
@@ -32,6 +33,6 @@ export async function beforeClusterDeletePhase(s: ClusterScope): Promise<PhaseRe
     s.desired = { ...s.desired, metadata: { ...s.desired.metadata, annotations: { ...(s.desired.metadata.annotations ?? {}), [ANNOTATION_OK_TO_DELETE]: '' }, resourceVersion: s.object.metadata.resourceVersion } };
     return {};
   }
-  s.conditions.push(topologyFailedCondition(TopologyReason.Deleting, `Cluster is deleting. Following hooks are blocking delete: BeforeClusterDelete: ${answer.message ?? ''}`));
+  s.conditions.push(topologyFailedCondition(TopologyReason.Deleting, deleteBlockedMessage([{ hook: 'BeforeClusterDelete', message: answer.message ?? '' }])));
   return { stop: true, requeueAfterSeconds: answer.retryAfterSeconds };
 }

@@ -22,6 +22,7 @@ import { type CurrentState, loadCurrentState } from './current-state.js';
 import { computeDesiredState, type DesiredState } from './desired-state.js';
 import { decideUpgradeWithHooks } from './upgrade-hooks.js';
 import { type LifecycleHook, LifecycleHookFailed, lifecycleHooksOf } from './lifecycle-hooks.js';
+import { creationBlockedMessage } from '../../runtime/lifecycle/topology-messages.js';
 import { TopologyPatchError } from './patches.js';
 import { pendingHooks, withPendingHook } from './pending-hooks.js';
 import { readTopology } from './topology-spec.js';
@@ -123,7 +124,7 @@ async function reconcileTopology(s: ClusterScope): Promise<PhaseResult> {
   if (!current.infrastructureCluster && !current.controlPlane) {
     const answer = await hooks.call({ hook: 'BeforeClusterCreate', cluster: s.object });
     if (answer.retryAfterSeconds > 0) {
-      s.conditions.push(topologyFailedCondition(TopologyReason.ClusterCreating, `Following hooks are blocking Cluster topology creation: BeforeClusterCreate: ${answer.message ?? ''}`));
+      s.conditions.push(topologyFailedCondition(TopologyReason.ClusterCreating, creationBlockedMessage([{ hook: 'BeforeClusterCreate', message: answer.message ?? '' }])));
       return { requeueAfterSeconds: answer.retryAfterSeconds };
     }
     markHook(s, 'AfterControlPlaneInitialized', true);
