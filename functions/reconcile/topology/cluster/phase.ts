@@ -12,6 +12,7 @@ import { booleanAt, deepEqual, isRecord } from '../../../../shared/contracts/jso
 import { groupOf, type KubeObject } from '../../../../shared/contracts/object.js';
 import { TopologyReason } from '../../../../shared/contracts/topology/well-known.js';
 import { TemplateError } from '../../../../shared/gotemplate/execute.js';
+import { EXTENSION_CALLER_PORT, type ExtensionCaller } from '../../../../shared/ports/runtime-extensions.js';
 import type { ClusterScope } from '../../core/cluster/scope.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { admitGenerated, GeneratedObjectInvalid } from './admit-generated.js';
@@ -24,6 +25,7 @@ import { decideUpgradeWithHooks } from './upgrade-hooks.js';
 import { type LifecycleHook, LifecycleHookFailed, lifecycleHooksOf } from './lifecycle-hooks.js';
 import { creationBlockedMessage } from '../../runtime/lifecycle/topology-messages.js';
 import { TopologyPatchError } from './patches.js';
+import { applyClassPatches } from './external-patches.js';
 import { pendingHooks, withPendingHook } from './pending-hooks.js';
 import { readTopology } from './topology-spec.js';
 import { topologyFailedCondition, topologyReconciledCondition } from './topology-condition.js';
@@ -35,6 +37,15 @@ export const TOPOLOGY_FAILED_REQUEUE_SECONDS = 60;
 export const HOOK_FAILED_REQUEUE_SECONDS = 10;
 
 const contractRef = (o: KubeObject) => ({ apiGroup: groupOf(o.apiVersion), kind: o.kind, name: o.metadata.name });
+
+function isExtensionCaller(value: unknown): value is ExtensionCaller {
+  return typeof value === 'object' && value !== null && typeof Reflect.get(value, 'callExtension') === 'function';
+}
+
+function extensionCallerOf(providers: Readonly<Record<string, unknown>> | undefined): ExtensionCaller | undefined {
+  const caller = providers?.[EXTENSION_CALLER_PORT];
+  return isExtensionCaller(caller) ? caller : undefined;
+}
 
 function describeFailure(error: unknown): string | undefined {
   if (error instanceof TopologyPatchError || error instanceof TemplateError || error instanceof GeneratedObjectInvalid || error instanceof PatchError) return error.message;
@@ -137,7 +148,16 @@ async function reconcileTopology(s: ClusterScope): Promise<PhaseResult> {
   for (const [hook, pending] of upgrade.hookMarks) markHook(s, hook, pending);
   let desired: DesiredState;
   try {
-    desired = computeDesiredState({ cluster: s.object, topology, blueprint: blueprint.blueprint, current, upgrade: upgrade.decision, admit: admitGenerated(s.lookup) });
+    const patchContext = { caller: extensionCallerOf(s.ctx.providers), namespace: s.object.metadata.namespace };
+    desired = await computeDesiredState({
+      cluster: s.object,
+      topology,
+      blueprint: blueprint.blueprint,
+      current,
+      upgrade: upgrade.decision,
+      admit: admitGenerated(s.lookup),
+      applyPatches: (patches, items) => applyClassPatches(patches, items, patchContext),
+    });
   } catch (error) {
     const message = describeFailure(error);
     if (message === undefined) throw error;
