@@ -1,6 +1,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SdkAwsCloudFactory } from '../shared/adapters/aws/aws-cloud/sdk-aws-cloud.js';
 import { handleApiRequest } from '../functions/api/api.js';
+import { builtinExtensions } from '../functions/hooks/builtin-extensions.js';
+import type { RuntimeExtension } from '../functions/hooks/define-extension.js';
+import { hostedExtensionsHandler, isHostedExtensionsPath } from '../functions/hooks/hosted-extensions.js';
 import { bearerTokenAuthenticator } from '../functions/api/auth.js';
 import { pathAdmission } from '../functions/api/path-admission.js';
 import { WatchHub, type WatchLimits } from '../functions/api/watch/watch-hub.js';
@@ -12,6 +15,7 @@ import { ReconcilerRegistry } from '../functions/reconcile/engine/registry.js';
 import { resyncAll } from '../functions/reconcile/resync/resync-all.js';
 import { routeChange } from '../functions/reconcile/router/route-change.js';
 import type { ReconcileContext } from '../functions/reconcile/engine/skeleton/types.js';
+import { runtimeExtensionPorts } from '../functions/reconcile/runtime/runtime-ports.js';
 import { createObjectTable, DEFAULT_TABLE_NAME, DynamoObjectStore } from '../shared/adapters/aws/dynamodb/index.js';
 import { BUILTIN_KINDS, KindRegistry } from '../shared/contracts/kinds.js';
 import { PROVIDER_LOOKUP_PORT } from '../shared/contracts/providers/provider-lookup.js';
@@ -24,7 +28,8 @@ import { InMemoryWorkloadCluster } from '../shared/workload-cluster/in-memory-wo
 import { InProcessWorkQueue } from '../shared/work/in-process-queue.js';
 import type { RequestHandler } from '../shared/work/request-outcome.js';
 import type { ReconcileRequest } from '../shared/ports/work-queue.js';
-import { loadOrCreateServingCertificate, loadOrCreateToken, writeKubeconfig } from './data-dir.js';
+import { loadOrCreateHooksPathSecret, loadOrCreateServingCertificate, loadOrCreateToken, writeKubeconfig } from './data-dir.js';
+import type { ExtensionTransport } from '../shared/ports/runtime-extensions.js';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.js';
 import { listen } from './http-server.js';
 
@@ -60,6 +65,10 @@ export interface ControlPlaneOptions {
   wrapStore?: (store: ObjectStore & ChangeSource) => ObjectStore & ChangeSource;
   /** Watch limits (timeouts, bookmark interval, per-client queue, open watches); default DEFAULT_WATCH_LIMITS. */
   watchLimits?: Partial<WatchLimits>;
+  /** Runtime Extensions served under /hooks/<path secret>/<name> on the same listener; default the built-ins. */
+  extensions?: readonly RuntimeExtension[];
+  /** How reconcilers reach Runtime Extensions; default HTTPS verified against each ExtensionConfig's caBundle. */
+  extensionTransport?: ExtensionTransport;
   /** Wraps the queue's request handler (benchmarks: reconcile durations). */
   wrapHandler?: (handler: RequestHandler) => RequestHandler;
   /** Wraps the store reconcilers see, not the API's (benchmark fault mode: throttling, crashes). */
@@ -71,6 +80,8 @@ export interface ControlPlaneOptions {
 export interface ControlPlane {
   url: string;
   token: string;
+  /** The credential in hosted extensions' URLs (ADR 0100). */
+  hooksPathSecret: string;
   kubeconfigPath: string;
   store: ObjectStore & ChangeSource;
   queue: InProcessWorkQueue;
@@ -116,6 +127,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       [PROVIDER_LOOKUP_PORT]: providers,
       [WORKLOAD_CLUSTER_PORT]: options.workloadCluster ?? new InMemoryWorkloadCluster(store),
       [AWS_CLOUD_PORT]: options.awsCloud ?? new SdkAwsCloudFactory(),
+      ...runtimeExtensionPorts(store, options.extensionTransport, clock),
     },
   };
 
@@ -133,8 +145,10 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const authenticate = bearerTokenAuthenticator([{ token, principal: { name: 'capless-admin', canReadSecrets: true, canWriteSecrets: true } }]);
   const host = options.host ?? '127.0.0.1';
   const tls = options.tls ? await loadOrCreateServingCertificate(options.dataDir, host) : undefined;
+  const hooksPathSecret = await loadOrCreateHooksPathSecret(options.dataDir);
+  const hosted = hostedExtensionsHandler({ extensions: options.extensions ?? builtinExtensions({ now: () => clock.now() }), pathSecret: hooksPathSecret });
   const http = await listen(
-    (request) => handleApiRequest(request, { store, kinds, admission, authenticate, logger, watches, contracts: providers }),
+    (request) => (isHostedExtensionsPath(request.path) ? hosted(request) : handleApiRequest(request, { store, kinds, admission, authenticate, logger, watches, contracts: providers })),
     { host, port: options.port, ...(tls ? { tls } : {}) },
   );
   const kubeconfigPath = await writeKubeconfig(options.dataDir, http.url, token, tls?.cert);
@@ -143,6 +157,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   return {
     url: http.url,
     token,
+    hooksPathSecret,
     kubeconfigPath,
     store,
     queue,

@@ -50,8 +50,19 @@ function isMissing(error: unknown): boolean {
  * first (`ensurePrivateDataDir`).
  */
 export async function loadOrCreateToken(dataDir: string): Promise<string> {
+  return loadOrCreateSecretFile(dataDir, TOKEN_FILE);
+}
+
+/** The hosted Runtime Extensions' path secret (`<data-dir>/hooks-path-secret`, 0600; ADR 0100). */
+export const HOOKS_PATH_SECRET_FILE = 'hooks-path-secret';
+
+export async function loadOrCreateHooksPathSecret(dataDir: string): Promise<string> {
+  return loadOrCreateSecretFile(dataDir, HOOKS_PATH_SECRET_FILE);
+}
+
+async function loadOrCreateSecretFile(dataDir: string, file: string): Promise<string> {
   await ensurePrivateDataDir(dataDir);
-  const path = join(dataDir, TOKEN_FILE);
+  const path = join(dataDir, file);
   try {
     const token = (await readFile(path, 'utf8')).trim();
     if (/^[A-Za-z0-9_-]{32,}$/.test(token)) return token;

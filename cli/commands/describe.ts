@@ -7,6 +7,7 @@ import { CONNECTION_OPTIONS, type Session, openSession } from '../client/session
 import { defineCommand } from '../io/define-command.js';
 import { UsageError } from '../io/usage-error.js';
 import { type ClusterObjects, clusterTree, renderTree } from '../output/describe-tree.js';
+import { hookSummary } from '../output/hook-summary.js';
 
 const LABEL_CONTROL_PLANE = 'cluster.x-k8s.io/control-plane';
 const LABEL_DEPLOYMENT_NAME = 'cluster.x-k8s.io/deployment-name';
@@ -26,6 +27,7 @@ export const describeCommand = defineCommand('describe', 'show a cluster as a tr
   const session = await openSession(values, io);
   const objects = await collectClusterObjects(session, name);
   io.stdout.write(renderTree(clusterTree(objects), io.now(), values['show-conditions'] === true));
+  io.stdout.write(hookSummary(objects.cluster));
   return 0;
 });
 

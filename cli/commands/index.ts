@@ -20,5 +20,6 @@ export const COMMANDS: readonly LazyCommand[] = [
   { name: 'wait', summary: 'wait for a condition, a field value, or deletion (wait KIND/NAME --for=...)', load: async () => (await import('./wait.js')).waitCommand },
   { name: 'init', summary: 'record the clusterctl Provider inventory (init [--provider TYPE/NAME:VERSION=PATH]...)', load: async () => (await import('./init.js')).initCommand },
   { name: 'generate', summary: 'generate a cluster manifest from a clusterctl template (generate cluster NAME --from FILE)', load: async () => (await import('./generate.js')).generateCommand },
+  { name: 'extension-config', summary: 'print an ExtensionConfig for a hosted extension (extension-config [--name NAME] [--extension upgrade-gate] [--server URL])', load: async () => (await import('./extension-config.js')).extensionConfigCommand },
   { name: 'upgrade', summary: "plan provider upgrades with clusterctl's rules (upgrade plan)", load: async () => (await import('./upgrade.js')).upgradeCommand },
 ];

@@ -11,6 +11,7 @@ import { InMemoryWorkloadCluster } from '../../shared/workload-cluster/in-memory
 import { builtinProviderRegistry } from './engine/providers/builtin.js';
 import { ReconcilerRegistry } from './engine/registry.js';
 import type { ReconcileContext } from './engine/skeleton/types.js';
+import { runtimeExtensionPorts } from './runtime/runtime-ports.js';
 
 export interface AwsWorkWiring extends AwsWork {
   store: ObjectStore;
@@ -37,6 +38,7 @@ export function awsWorkWiring(service: string, env: NodeJS.ProcessEnv = process.
       [PROVIDER_LOOKUP_PORT]: providers,
       [WORKLOAD_CLUSTER_PORT]: new InMemoryWorkloadCluster(store),
       [AWS_CLOUD_PORT]: new SdkAwsCloudFactory(),
+      ...runtimeExtensionPorts(store),
     },
   };
   return { ...work, store, registry, context };

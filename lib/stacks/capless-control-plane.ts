@@ -7,6 +7,7 @@ import { CaplessFunction } from './functions/capless-function.js';
 import { ENV } from './functions/entry-points.js';
 import { ProviderEventRules } from './events/provider-event-rules.js';
 import { grantProviderPermissions } from './functions/provider-permissions.js';
+import { HostedExtensions } from './hooks/hosted-extensions.js';
 import { ControlPlaneMonitoring } from './monitoring/control-plane-monitoring.js';
 import type { CaplessControlPlaneProps, ResolvedControlPlaneProps } from './props/control-plane-props.js';
 import { resolveControlPlaneProps } from './props/resolve-control-plane-props.js';
@@ -48,6 +49,8 @@ export class CaplessControlPlane extends Construct {
   readonly apiFunction: CaplessFunction;
   readonly router: CaplessFunction;
   readonly resync: CaplessFunction;
+  /** Hosted Runtime Extensions behind `POST /hooks/{proxy+}` (ADR 0100). */
+  readonly hostedExtensions: HostedExtensions;
   /** Reconciler functions by `<group>/<Kind>`. */
   readonly reconcilers: ReadonlyMap<string, CaplessFunction>;
   readonly resyncSchedule: ResyncSchedule;
@@ -82,6 +85,7 @@ export class CaplessControlPlane extends Construct {
     this.objects.grantReadSecrets(this.apiFunction.function);
     this.objects.grantWriteSecrets(this.apiFunction.function);
     this.api = new ManagementApi(this, 'Api', { handler: this.apiFunction.function, auth: apiAuth(resolved), logRetention });
+    this.hostedExtensions = new HostedExtensions(this, 'Hooks', { httpApi: this.api.httpApi, logRetention });
 
     this.router = new CaplessFunction(this, 'Router', {
       entry: 'router',
@@ -166,6 +170,7 @@ export class CaplessControlPlane extends Construct {
     monitored.set('Api', this.apiFunction.function);
     monitored.set('Router', this.router.function);
     monitored.set('Resync', this.resync.function);
+    monitored.set('Hooks', this.hostedExtensions.function.function);
     this.monitoring = new ControlPlaneMonitoring(this, 'Monitoring', {
       functions: monitored,
       router: this.router.function,

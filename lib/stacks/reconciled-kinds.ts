@@ -33,6 +33,7 @@ export const RECONCILED_KINDS: readonly ReconciledKind[] = [
   { group: 'infrastructure.cluster.x-k8s.io', kind: 'DevCluster', needsSecrets: false },
   { group: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachine', needsSecrets: false },
   ...AWS_RECONCILED_KINDS,
+  { group: 'runtime.cluster.x-k8s.io', kind: 'ExtensionConfig', needsSecrets: true },
 ];
 
 /** `<group>/<Kind>`: the key of QUEUE_URLS and the value of RECONCILE_KIND. */

@@ -134,3 +134,13 @@ export function ownerReferenceTo(owner: StoredObject, controller = true): OwnerR
 /** Well-known labels and annotations (capi-contract.md §2.2). */
 export const LABEL_CLUSTER_NAME = 'cluster.x-k8s.io/cluster-name';
 export const ANNOTATION_PAUSED = 'cluster.x-k8s.io/paused';
+/** Sorted, comma-separated lifecycle hooks still to be called for a Cluster (internal/hooks/tracking.go). */
+export const ANNOTATION_PENDING_HOOKS = 'runtime.cluster.x-k8s.io/pending-hooks';
+/** Set on a deleting Cluster once BeforeClusterDelete has passed; the Cluster controller waits for it. */
+export const ANNOTATION_OK_TO_DELETE = 'runtime.cluster.x-k8s.io/ok-to-delete';
+/** Any Cluster annotation with this prefix holds BeforeClusterUpgrade (exp/topology/desiredstate/lifecycle_hooks.go). */
+export const ANNOTATION_PREFIX_BEFORE_UPGRADE_HOOK = 'before-upgrade.hook.cluster.cluster.x-k8s.io';
+/** capless's upgrade gate extension: BeforeClusterUpgrade passes for the Kubernetes version this annotation names. */
+export const ANNOTATION_UPGRADE_GATE_APPROVED_VERSION = 'upgrade-gate.capless.dev/approved-version';
+/** `<namespace>/<name>` of a Secret whose `ca.crt` becomes an ExtensionConfig's caBundle. */
+export const ANNOTATION_INJECT_CA_FROM_SECRET = 'runtime.cluster.x-k8s.io/inject-ca-from-secret';

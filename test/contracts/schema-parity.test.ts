@@ -131,6 +131,8 @@ const KNOWN: Record<string, string> = {
     "Cluster API's MachineDeployment validating webhook refuses a selector that does not match the template labels; capless admission does too",
   'MachineDeployment: spec.template.metadata.labels removed':
     "Cluster API's MachineDeployment validating webhook refuses a selector that does not match the template labels; capless admission does too",
+  'ExtensionConfig: spec.clientConfig.service removed':
+    "Cluster API's ExtensionConfig validating webhook refuses a clientConfig with neither url nor service; capless admission does too",
   'ClusterClass: spec.variables removed':
     "Cluster API's ClusterClass validating webhook refuses a patch whose valueFrom.variable names no defined variable; capless admission does too",
 };

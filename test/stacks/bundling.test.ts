@@ -49,8 +49,8 @@ function bundles(): { dir: string; environment: Record<string, string> }[] {
 describe('function bundles', () => {
   it('exist for every function as index.mjs with a source map', () => {
     const all = bundles();
-    // The API, the router, the resync, and one reconciler per reconciled kind.
-    expect(all).toHaveLength(3 + RECONCILED_KINDS.length);
+    // The API, the router, the resync, the hosted extensions, and one reconciler per reconciled kind.
+    expect(all).toHaveLength(4 + RECONCILED_KINDS.length);
     for (const { dir } of all) {
       expect(existsSync(join(dir, 'index.mjs')), dir).toBe(true);
       expect(existsSync(join(dir, 'index.mjs.map')), dir).toBe(true);

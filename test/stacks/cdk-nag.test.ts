@@ -51,7 +51,7 @@ describe('cdk-nag AwsSolutions', () => {
   it('acknowledges only reviewed rules, each with its reason', () => {
     const acks = acknowledgments(controlPlane);
     expect(new Set(acks.map((a) => a.id.replace(/\[Resource::<.*>:\*\]$/, '[Resource::<fn>:*]')))).toEqual(
-      new Set(['AwsSolutions-SQS3', 'AwsSolutions-IAM5[Resource::*]', 'AwsSolutions-L1', 'AwsSolutions-IAM5[Resource::<fn>:*]', ...PROVIDER_DECLARED_WILDCARDS]),
+      new Set(['AwsSolutions-SQS3', 'AwsSolutions-IAM5[Resource::*]', 'AwsSolutions-L1', 'AwsSolutions-IAM5[Resource::<fn>:*]', 'AwsSolutions-SMG4', 'AwsSolutions-APIG4', ...PROVIDER_DECLARED_WILDCARDS]),
     );
     for (const ack of acks) expect(typeof ack.reason === 'string' && ack.reason.length > 40, `${ack.path} ${ack.id}`).toBe(true);
   });

@@ -68,7 +68,27 @@ describe('every IAM policy', () => {
   });
 });
 
-describe.each(functions.map((f) => [f.serviceName, f] as const))('function %s', (serviceName, policy) => {
+/** Functions that work on the table (all but the hosted extensions, which touch no object). */
+const TABLE_FUNCTIONS = functions.filter((f) => f.serviceName !== 'capless-hooks');
+
+describe('function capless-hooks (hosted Runtime Extensions)', () => {
+  const policy = fn('capless-hooks');
+
+  it('touches no table, queue or key of the control plane', () => {
+    const actions = policy.statements.flatMap((s) => s.actions);
+    expect(actions.filter((a) => a.startsWith('dynamodb:') || a.startsWith('sqs:'))).toEqual([]);
+    expect(policy.statements.filter((s) => s.resources.some((r) => referencedId(r)?.includes('StateKey')))).toEqual([]);
+  });
+
+  it('reads only its path secret', () => {
+    const reads = policy.statements.filter((s) => s.actions.some((a) => a.startsWith('secretsmanager:')));
+    expect(reads).toHaveLength(1);
+    expect(reads[0]?.actions).toEqual(expect.arrayContaining(['secretsmanager:GetSecretValue']));
+    expect(reads[0]?.resources.map(referencedId)).toEqual([expect.stringMatching(/HooksPathSecret/)]);
+  });
+});
+
+describe.each(TABLE_FUNCTIONS.map((f) => [f.serviceName, f] as const))('function %s', (serviceName, policy) => {
   it('may use the CMK (table and queues are encrypted with it)', () => {
     const keyActions = policy.statements.filter((s) => s.resources.some((r) => referencedId(r)?.includes('StateKey'))).flatMap((s) => s.actions);
     expect(keyActions).toContain('kms:Decrypt');

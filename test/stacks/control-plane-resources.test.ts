@@ -15,7 +15,9 @@ const jwt = synthStack({
 }).template;
 
 const KINDS = RECONCILED_KINDS.length;
-const FUNCTIONS = KINDS + 3; // reconcilers + api, router, resync
+const FUNCTIONS = KINDS + 4; // reconcilers + api, router, resync, hosted extensions
+const HOOKS_ROUTE = 'POST /hooks/{proxy+}';
+const managementRoutes = (t: Template) => Object.values(t.findResources('AWS::ApiGatewayV2::Route')).filter((r) => valueAt(r, 'Properties', 'RouteKey') !== HOOKS_ROUTE);
 
 describe('the object table', () => {
   it('streams new and old images, has PITR and deletion protection, and is encrypted with the CMK', () => {
@@ -89,7 +91,7 @@ describe('the functions', () => {
 
   it('are the API, the router, the resync and one reconciler per kind', () => {
     expect(functions.map((f) => f.serviceName).sort()).toEqual(
-      ['capless-api', 'capless-router', 'capless-resync', ...RECONCILED_KINDS.map((k) => `capless-reconcile-${k.kind.toLowerCase()}`)].sort(),
+      ['capless-api', 'capless-router', 'capless-resync', 'capless-hooks', ...RECONCILED_KINDS.map((k) => `capless-reconcile-${k.kind.toLowerCase()}`)].sort(),
     );
   });
 
@@ -156,7 +158,7 @@ describe('the management API', () => {
   it('is an HTTP API whose every route goes through the IAM authorizer by default', () => {
     template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
-    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route'));
+    const routes = managementRoutes(template);
     expect(routes.map((r) => valueAt(r, 'Properties', 'RouteKey')).sort()).toEqual(['ANY /', 'ANY /{proxy+}']);
     for (const route of routes) expect(valueAt(route, 'Properties', 'AuthorizationType')).toBe('AWS_IAM');
   });
@@ -166,7 +168,7 @@ describe('the management API', () => {
       AuthorizerType: 'JWT',
       JwtConfiguration: { Issuer: 'https://issuer.example.com', Audience: ['capless'] },
     });
-    const routes = Object.values(jwt.findResources('AWS::ApiGatewayV2::Route'));
+    const routes = managementRoutes(jwt);
     expect(routes).toHaveLength(2);
     for (const route of routes) {
       expect(valueAt(route, 'Properties', 'AuthorizationType')).toBe('JWT');
@@ -174,9 +176,9 @@ describe('the management API', () => {
     }
   });
 
-  it('has no route without authorization', () => {
+  it('has no route without authorization but the hosted extensions one (ADR 0100)', () => {
     for (const t of [template, jwt]) {
-      for (const route of Object.values(t.findResources('AWS::ApiGatewayV2::Route'))) {
+      for (const route of managementRoutes(t)) {
         expect(valueAt(route, 'Properties', 'AuthorizationType')).not.toBe('NONE');
         expect(valueAt(route, 'Properties', 'AuthorizationType')).toBeDefined();
       }
@@ -193,6 +195,30 @@ describe('the management API', () => {
       StageName: '$default',
       AutoDeploy: true,
       AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('AccessLogs'), 'Arn'] }, Format: Match.stringLikeRegexp('requestId') },
+    });
+  });
+});
+
+describe('the hosted Runtime Extensions (ADR 0100)', () => {
+  it.each([
+    ['IAM', template],
+    ['JWT', jwt],
+  ])('have their own POST route without an API Gateway authorizer (%s mode): the credential is the path secret', (_mode, t) => {
+    const hooks = Object.values(t.findResources('AWS::ApiGatewayV2::Route')).filter((r) => valueAt(r, 'Properties', 'RouteKey') === HOOKS_ROUTE);
+    expect(hooks).toHaveLength(1);
+    expect(valueAt(hooks[0], 'Properties', 'AuthorizationType')).toBe('NONE');
+    const target = String(JSON.stringify(valueAt(hooks[0], 'Properties', 'Target')));
+    const integration = Object.entries(t.findResources('AWS::ApiGatewayV2::Integration')).find(([id]) => target.includes(id));
+    expect(JSON.stringify(valueAt(integration?.[1], 'Properties', 'IntegrationUri'))).toMatch(/HooksFunction/);
+    expect(valueAt(integration?.[1], 'Properties', 'PayloadFormatVersion')).toBe('2.0');
+  });
+
+  it('run as their own function that finds its path secret in Secrets Manager', () => {
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: Match.objectLike({ PasswordLength: 48, ExcludePunctuation: true }),
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ POWERTOOLS_SERVICE_NAME: 'capless-hooks', HOOKS_PATH_SECRET_ARN: { Ref: Match.stringLikeRegexp('HooksPathSecret') } }) },
     });
   });
 });
@@ -243,7 +269,7 @@ describe('monitoring', () => {
 
 describe('outputs', () => {
   it('exports the API URL and the table name', () => {
-    expect(Object.keys(template.findOutputs('*')).sort()).toEqual(['ApiUrl', 'TableName']);
+    expect(Object.keys(template.findOutputs('*')).sort()).toEqual(['ApiUrl', expect.stringMatching(/^ControlPlaneHooksPathSecretArn/), 'TableName']);
   });
 
   it('keeps one log group per function plus the access logs', () => {
@@ -261,7 +287,7 @@ describe('CaplessControlPlane in a stack of your own', () => {
   const mine = Template.fromStack(stack);
 
   it('builds one queue pair and one reconciler per given kind', () => {
-    mine.resourceCountIs('AWS::Lambda::Function', kinds.length + 3);
+    mine.resourceCountIs('AWS::Lambda::Function', kinds.length + 4);
     mine.resourceCountIs('AWS::SQS::Queue', kinds.length * 2 + 1);
     expect([...controlPlane.reconcilers.keys()]).toEqual(['cluster.x-k8s.io/Cluster', 'infrastructure.example.com/AcmeMachine']);
     mine.hasResourceProperties('AWS::Lambda::Function', {

@@ -27,6 +27,7 @@ const KIND_NAMES = [
   'DevMachine',
   'AWSCluster',
   'AWSMachine',
+  'ExtensionConfig',
 ];
 
 describe('stateful logical IDs', () => {

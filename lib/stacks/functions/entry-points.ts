@@ -4,6 +4,7 @@ export const ENTRY_POINTS = {
   router: 'functions/reconcile/router/handler.ts',
   reconcile: 'functions/reconcile/handler.ts',
   resync: 'functions/reconcile/resync/handler.ts',
+  hooks: 'functions/hooks/handler.ts',
 } as const;
 
 export type EntryPoint = keyof typeof ENTRY_POINTS;
@@ -23,4 +24,6 @@ export const ENV = {
   maxReceiveCount: 'MAX_RECEIVE_COUNT',
   /** `true` when IAM lets the function read Secrets; without it the store skips Secret index partitions. */
   secretAccess: 'SECRET_ACCESS',
+  /** ARN of the hosted extensions' path secret (functions/hooks/handler.ts). */
+  hooksPathSecretArn: 'HOOKS_PATH_SECRET_ARN',
 } as const;

@@ -28,6 +28,9 @@ import type { FieldError } from '../validation/field-error.js';
 import { validateInClusterIPPool, validateIPAddress, validateIPAddressClaim } from '../validation/ipam.js';
 import { validateKubeadmControlPlane } from '../validation/kubeadm-control-plane.js';
 import { validateMachineHealthCheck } from '../validation/machine-health-check.js';
+import { validateExtensionConfig } from '../validation/extension-config.js';
+import { extensionConfigSchema } from '../schemas/runtime/extension-config.js';
+import { RUNTIME_GROUP } from '../schemas/groups.js';
 import { fieldErrorsFromZod } from './zod-issues.js';
 
 export type StrategyResult = { ok: true; object: KubeObject } | { ok: false; errors: FieldError[] };
@@ -83,6 +86,7 @@ const STRATEGIES: ReadonlyMap<string, AdmissionStrategy> = new Map([
   [`${IPAM_GROUP}/IPAddress`, erase({ schema: ipAddressSchema, validate: validateIPAddress })],
   [`${IPAM_GROUP}/InClusterIPPool`, erase({ schema: inClusterIPPoolSchema, validate: validateInClusterIPPool })],
   [`${IPAM_GROUP}/GlobalInClusterIPPool`, erase({ schema: inClusterIPPoolSchema, validate: validateInClusterIPPool })],
+  [`${RUNTIME_GROUP}/ExtensionConfig`, erase({ schema: extensionConfigSchema, validate: validateExtensionConfig })],
 ]);
 
 /** The strategy of a kind; kinds without defaults or rules just get their schema checked. */

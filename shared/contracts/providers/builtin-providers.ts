@@ -30,6 +30,8 @@ export const CORE_PROVIDER: ProviderDescriptor = {
   kinds: [
     ...kindsOf('', ['Secret', 'ConfigMap']),
     ...kindsOf(CORE_GROUP, ['Cluster', 'ClusterClass', 'Machine', 'MachineSet', 'MachineDeployment', 'MachineHealthCheck']),
+    // Cluster API's core manager runs the ExtensionConfig controller (Runtime SDK).
+    ...kindsOf('runtime.cluster.x-k8s.io', ['ExtensionConfig']),
   ],
   contracts: [],
 };

@@ -47,7 +47,7 @@ async function desiredFrom(store: MemoryObjectStore, cluster: StoredObject): Pro
     beforeUpgradeBlocked: false,
     afterControlPlaneUpgradeBlocked: false,
   });
-  return computeDesiredState({ cluster, topology, blueprint: blueprint.blueprint, current, upgrade, admit: admitGenerated(builtinProviderLookup) });
+  return await computeDesiredState({ cluster, topology, blueprint: blueprint.blueprint, current, upgrade, admit: admitGenerated(builtinProviderLookup) });
 }
 
 function objectsOf(desired: DesiredState): KubeObject[] {

@@ -30,13 +30,14 @@ import { machineReconciler } from '../../core/machine/reconciler.js';
 import { machineHealthCheckReconciler } from '../../core/machinehealthcheck/reconciler.js';
 import { machineDeploymentReconciler } from '../../core/machinedeployment/reconciler.js';
 import { machineSetReconciler } from '../../core/machineset/reconciler.js';
+import { extensionConfigReconciler } from '../../runtime/extension-config/reconciler.js';
 import { ProviderRegistry } from './provider-registry.js';
 
 export function builtinProviderRegistry(): ProviderRegistry {
   return new ProviderRegistry()
     .registerProvider({
       ...CORE_PROVIDER,
-      reconcilers: [clusterReconciler, clusterClassReconciler, machineDeploymentReconciler, machineSetReconciler, machineReconciler, machineHealthCheckReconciler],
+      reconcilers: [clusterReconciler, clusterClassReconciler, machineDeploymentReconciler, machineSetReconciler, machineReconciler, machineHealthCheckReconciler, extensionConfigReconciler],
     })
     .registerProvider({ ...KUBEADM_BOOTSTRAP_PROVIDER, reconcilers: [kubeadmConfigReconciler] })
     .registerProvider({ ...KUBEADM_CONTROL_PLANE_PROVIDER, reconcilers: [kubeadmControlPlaneReconciler] })

@@ -18,7 +18,8 @@ import { objectFromTemplate, patchableTemplate, templateCopy, topologyLabels } f
 import { controlPlaneHealthCheck, machineDeploymentHealthCheck } from './health-checks.js';
 import { machineDeploymentObject } from './machine-deployment-object.js';
 import { DEFAULT_CLUSTER_NAMING, DEFAULT_MACHINE_DEPLOYMENT_NAMING, templateName, topologyObjectName } from './names.js';
-import { applyInlinePatches, type PatchItem, TopologyPatchError } from './patches.js';
+import type { ClusterClassPatch } from '../../../../shared/contracts/schemas/core/cluster-class.js';
+import { applyInlinePatches, type PatchHolder, type PatchItem, TopologyPatchError } from './patches.js';
 import { type ClusterTopology, overridesOf, stringMap } from './topology-spec.js';
 import type { UpgradeDecision } from './upgrade.js';
 
@@ -46,6 +47,14 @@ export interface DesiredInput {
   upgrade: UpgradeDecision;
   /** The kind's admission defaults (and validation); throws for an object admission refuses. */
   admit: (object: KubeObject) => KubeObject;
+  /** Runs the class's patches on the items (default: inline patches only). */
+  applyPatches?: (patches: readonly ClusterClassPatch[], items: readonly PatchItem[]) => Promise<PatchItem[]>;
+}
+
+const inlineOnly = (patches: readonly ClusterClassPatch[], items: readonly PatchItem[]) => Promise.resolve(applyInlinePatches(patches, items));
+
+function patcherOf(input: DesiredInput): NonNullable<DesiredInput['applyPatches']> {
+  return input.applyPatches ?? inlineOnly;
 }
 
 /** The current template's name when its spec is what we want, else a name derived from the content. */
@@ -58,7 +67,7 @@ function withName(object: KubeObject, name: string): KubeObject {
   return { ...object, metadata: { ...object.metadata, name } };
 }
 
-export function computeDesiredState(input: DesiredInput): DesiredState {
+export async function computeDesiredState(input: DesiredInput): Promise<DesiredState> {
   const { cluster, topology, blueprint, current, upgrade, admit } = input;
   const clusterName = cluster.metadata.name;
   const uid = cluster.metadata.uid;
@@ -81,12 +90,14 @@ export function computeDesiredState(input: DesiredInput): DesiredState {
   });
   const cpVariables = { ...globals, ...overridesOf(topology.controlPlane), builtin: { cluster: builtinCluster, controlPlane: builtinControlPlane } };
 
+  const clusterHolder = (fieldPath: string): PatchHolder => ({ apiVersion: cluster.apiVersion, kind: cluster.kind, name: clusterName, fieldPath });
   const items: PatchItem[] = [
-    { role: 'InfrastructureCluster', description: 'infrastructure cluster template', template: patchableTemplate(blueprint.infrastructureClusterTemplate), variables: { ...globals, builtin: { cluster: builtinCluster, controlPlane: builtinControlPlane } } },
-    { role: 'ControlPlane', description: 'control plane template', template: patchableTemplate(blueprint.controlPlaneTemplate), variables: cpVariables },
+    { role: 'InfrastructureCluster', holder: clusterHolder('spec.infrastructureRef'), description: 'infrastructure cluster template', template: patchableTemplate(blueprint.infrastructureClusterTemplate), variables: { ...globals, builtin: { cluster: builtinCluster, controlPlane: builtinControlPlane } } },
+    { role: 'ControlPlane', holder: clusterHolder('spec.controlPlaneRef'), description: 'control plane template', template: patchableTemplate(blueprint.controlPlaneTemplate), variables: cpVariables },
   ];
   if (blueprint.controlPlaneMachineInfrastructureTemplate) {
-    items.push({ role: 'ControlPlaneMachineInfrastructure', description: 'control plane machine template', template: patchableTemplate(blueprint.controlPlaneMachineInfrastructureTemplate), variables: cpVariables });
+    const holder = { apiVersion: blueprint.controlPlaneTemplate.apiVersion, kind: blueprint.controlPlaneTemplate.kind.replace(/Template$/, ''), name: cpName, fieldPath: 'spec.machineTemplate.spec.infrastructureRef' };
+    items.push({ role: 'ControlPlaneMachineInfrastructure', holder, description: 'control plane machine template', template: patchableTemplate(blueprint.controlPlaneMachineInfrastructureTemplate), variables: cpVariables });
   }
   const mdTopologies = topology.workers?.machineDeployments ?? [];
   const mdNames = new Map<string, string>();
@@ -114,12 +125,13 @@ export function computeDesiredState(input: DesiredInput): DesiredState {
     };
     const variables = { ...globals, ...overridesOf(md), builtin };
     const base = { machineDeploymentClass: md.class, variables };
+    const mdHolder = (fieldPath: string): PatchHolder => ({ apiVersion: cluster.apiVersion, kind: 'MachineDeployment', name: mdName, fieldPath });
     items.push(
-      { ...base, role: 'MachineDeploymentBootstrap', description: `MachineDeployment ${md.name} bootstrap template`, template: patchableTemplate(mdBlueprint.bootstrapTemplate) },
-      { ...base, role: 'MachineDeploymentInfrastructure', description: `MachineDeployment ${md.name} infrastructure template`, template: patchableTemplate(mdBlueprint.infrastructureTemplate) },
+      { ...base, holder: mdHolder('spec.template.spec.bootstrap.configRef'), role: 'MachineDeploymentBootstrap', description: `MachineDeployment ${md.name} bootstrap template`, template: patchableTemplate(mdBlueprint.bootstrapTemplate) },
+      { ...base, holder: mdHolder('spec.template.spec.infrastructureRef'), role: 'MachineDeploymentInfrastructure', description: `MachineDeployment ${md.name} infrastructure template`, template: patchableTemplate(mdBlueprint.infrastructureTemplate) },
     );
   }
-  const patched = applyInlinePatches(blueprint.spec.patches ?? [], items);
+  const patched = await patcherOf(input)(blueprint.spec.patches ?? [], items);
   const patchedOf = (role: PatchItem['role'], mdClassTopologyIndex?: number): JsonRecord => {
     const found = mdClassTopologyIndex === undefined ? patched.find((p) => p.role === role) : patched.filter((p) => p.role === role)[mdClassTopologyIndex];
     return found?.template ?? {};

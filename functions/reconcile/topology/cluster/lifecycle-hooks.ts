@@ -9,6 +9,7 @@
  */
 
 import type { StoredObject } from '../../../../shared/contracts/object.js';
+import { TransientError } from '../../../../shared/errors/index.js';
 
 export const LIFECYCLE_HOOKS_PORT = 'topologyLifecycleHooks';
 
@@ -17,6 +18,7 @@ export type LifecycleHook =
   | 'AfterControlPlaneInitialized'
   | 'BeforeClusterUpgrade'
   | 'AfterControlPlaneUpgrade'
+  | 'AfterClusterUpgrade'
   | 'BeforeClusterDelete';
 
 export interface LifecycleHookRequest {
@@ -34,8 +36,19 @@ export interface LifecycleHookAnswer {
   message?: string;
 }
 
+/** A hook answered Failure (or could not be called under failurePolicy Fail): the reconcile fails and is retried. */
+export class LifecycleHookFailed extends TransientError {
+  constructor(
+    readonly hook: LifecycleHook,
+    message: string,
+  ) {
+    super(`error calling the ${hook} hook: ${message}`);
+    this.name = 'LifecycleHookFailed';
+  }
+}
+
 export interface LifecycleHookCaller {
-  /** Throws for a `Failure` answer or a call error under failurePolicy Fail (a reconcile error, retried). */
+  /** Throws LifecycleHookFailed for a `Failure` answer or a call error under failurePolicy Fail (a reconcile error, retried). */
   call(request: LifecycleHookRequest): Promise<LifecycleHookAnswer>;
 }
 

@@ -16,8 +16,18 @@ import { applyOperation, PatchError } from './json-patch.js';
 /** Which part of the topology an item is (CAPI's holder kinds). */
 export type PatchItemRole = 'InfrastructureCluster' | 'ControlPlane' | 'ControlPlaneMachineInfrastructure' | 'MachineDeploymentBootstrap' | 'MachineDeploymentInfrastructure';
 
+/** The object that refers to an item's generated object (GeneratePatches `holderReference`). */
+export interface PatchHolder {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  fieldPath: string;
+}
+
 export interface PatchItem {
   role: PatchItemRole;
+  /** Who holds the generated object (external patches tell extensions). */
+  holder?: PatchHolder;
   /** The MachineDeployment class, for MachineDeployment items. */
   machineDeploymentClass?: string;
   /** A label for messages (`MachineDeployment md-0 infrastructure template`). */
@@ -104,18 +114,20 @@ function patchItem(patch: ClusterClassPatch, item: PatchItem): PatchItem {
   return { ...item, template };
 }
 
-/** Applies the inline patches to the items, in order; throws TopologyPatchError naming the patch. */
+/** One inline patch on every item; throws TopologyPatchError naming the patch and the item. */
+export function applyInlinePatch(patch: ClusterClassPatch, items: readonly PatchItem[]): PatchItem[] {
+  return items.map((item) => {
+    try {
+      return patchItem(patch, item);
+    } catch (error) {
+      throw new TopologyPatchError(`patch "${patch.name}" failed on the ${item.description}: ${describe(error)}`);
+    }
+  });
+}
+
+/** Applies the inline patches to the items, in order (external ones are skipped: external-patches.ts runs both). */
 export function applyInlinePatches(patches: readonly ClusterClassPatch[], items: readonly PatchItem[]): PatchItem[] {
   let current = items.map((item) => ({ ...item }));
-  // External patches are called through the Runtime SDK (another issue); only inline definitions run here.
-  for (const patch of patches.filter((p) => p.definitions !== undefined)) {
-    current = current.map((item) => {
-      try {
-        return patchItem(patch, item);
-      } catch (error) {
-        throw new TopologyPatchError(`patch "${patch.name}" failed on the ${item.description}: ${describe(error)}`);
-      }
-    });
-  }
+  for (const patch of patches.filter((p) => p.definitions !== undefined)) current = applyInlinePatch(patch, current);
   return current;
 }

@@ -12,6 +12,7 @@ import { booleanAt, deepEqual, isRecord } from '../../../../shared/contracts/jso
 import { groupOf, type KubeObject } from '../../../../shared/contracts/object.js';
 import { TopologyReason } from '../../../../shared/contracts/topology/well-known.js';
 import { TemplateError } from '../../../../shared/gotemplate/execute.js';
+import { EXTENSION_CALLER_PORT, type ExtensionCaller } from '../../../../shared/ports/runtime-extensions.js';
 import type { ClusterScope } from '../../core/cluster/scope.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { admitGenerated, GeneratedObjectInvalid } from './admit-generated.js';
@@ -21,8 +22,10 @@ import { deleteIfPresent, deleteUnusedTemplates, deleteUnwantedHealthChecks } fr
 import { type CurrentState, loadCurrentState } from './current-state.js';
 import { computeDesiredState, type DesiredState } from './desired-state.js';
 import { decideUpgradeWithHooks } from './upgrade-hooks.js';
-import { type LifecycleHook, lifecycleHooksOf } from './lifecycle-hooks.js';
+import { type LifecycleHook, LifecycleHookFailed, lifecycleHooksOf } from './lifecycle-hooks.js';
+import { creationBlockedMessage } from '../../runtime/lifecycle/topology-messages.js';
 import { TopologyPatchError } from './patches.js';
+import { applyClassPatches } from './external-patches.js';
 import { pendingHooks, withPendingHook } from './pending-hooks.js';
 import { readTopology } from './topology-spec.js';
 import { topologyFailedCondition, topologyReconciledCondition } from './topology-condition.js';
@@ -30,8 +33,19 @@ import type { UpgradeDecision } from './upgrade.js';
 import { PatchError } from './json-patch.js';
 
 export const TOPOLOGY_FAILED_REQUEUE_SECONDS = 60;
+/** A hook that answered Failure is asked again after this long (its pending marks stay). */
+export const HOOK_FAILED_REQUEUE_SECONDS = 10;
 
 const contractRef = (o: KubeObject) => ({ apiGroup: groupOf(o.apiVersion), kind: o.kind, name: o.metadata.name });
+
+function isExtensionCaller(value: unknown): value is ExtensionCaller {
+  return typeof value === 'object' && value !== null && typeof Reflect.get(value, 'callExtension') === 'function';
+}
+
+function extensionCallerOf(providers: Readonly<Record<string, unknown>> | undefined): ExtensionCaller | undefined {
+  const caller = providers?.[EXTENSION_CALLER_PORT];
+  return isExtensionCaller(caller) ? caller : undefined;
+}
 
 function describeFailure(error: unknown): string | undefined {
   if (error instanceof TopologyPatchError || error instanceof TemplateError || error instanceof GeneratedObjectInvalid || error instanceof PatchError) return error.message;
@@ -96,6 +110,16 @@ async function applyDesired(s: ClusterScope, desired: DesiredState, current: Cur
 
 export async function reconcileTopologyPhase(s: ClusterScope): Promise<PhaseResult> {
   if (!isRecord(s.object.spec?.topology)) return {};
+  try {
+    return await reconcileTopology(s);
+  } catch (error) {
+    if (!(error instanceof LifecycleHookFailed)) throw error;
+    s.conditions.push(topologyFailedCondition(TopologyReason.Failed, error.message));
+    return { stop: true, requeueAfterSeconds: HOOK_FAILED_REQUEUE_SECONDS };
+  }
+}
+
+async function reconcileTopology(s: ClusterScope): Promise<PhaseResult> {
   const topology = readTopology(s.object);
   if (!topology) {
     s.conditions.push(topologyFailedCondition(TopologyReason.Failed, 'spec.topology cannot be read'));
@@ -111,7 +135,7 @@ export async function reconcileTopologyPhase(s: ClusterScope): Promise<PhaseResu
   if (!current.infrastructureCluster && !current.controlPlane) {
     const answer = await hooks.call({ hook: 'BeforeClusterCreate', cluster: s.object });
     if (answer.retryAfterSeconds > 0) {
-      s.conditions.push(topologyFailedCondition(TopologyReason.ClusterCreating, `Following hooks are blocking Cluster topology creation: BeforeClusterCreate: ${answer.message ?? ''}`));
+      s.conditions.push(topologyFailedCondition(TopologyReason.ClusterCreating, creationBlockedMessage([{ hook: 'BeforeClusterCreate', message: answer.message ?? '' }])));
       return { requeueAfterSeconds: answer.retryAfterSeconds };
     }
     markHook(s, 'AfterControlPlaneInitialized', true);
@@ -124,7 +148,16 @@ export async function reconcileTopologyPhase(s: ClusterScope): Promise<PhaseResu
   for (const [hook, pending] of upgrade.hookMarks) markHook(s, hook, pending);
   let desired: DesiredState;
   try {
-    desired = computeDesiredState({ cluster: s.object, topology, blueprint: blueprint.blueprint, current, upgrade: upgrade.decision, admit: admitGenerated(s.lookup) });
+    const patchContext = { caller: extensionCallerOf(s.ctx.providers), namespace: s.object.metadata.namespace };
+    desired = await computeDesiredState({
+      cluster: s.object,
+      topology,
+      blueprint: blueprint.blueprint,
+      current,
+      upgrade: upgrade.decision,
+      admit: admitGenerated(s.lookup),
+      applyPatches: (patches, items) => applyClassPatches(patches, items, patchContext),
+    });
   } catch (error) {
     const message = describeFailure(error);
     if (message === undefined) throw error;

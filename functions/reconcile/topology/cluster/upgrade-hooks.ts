@@ -3,7 +3,8 @@
  * starting a control-plane upgrade asks BeforeClusterUpgrade (blocking keeps the old version)
  * and marks AfterControlPlaneUpgrade pending; once the control plane runs the new version on
  * every machine, AfterControlPlaneUpgrade is asked before any MachineDeployment moves (blocking
- * holds them), then cleared.
+ * holds them), then cleared. BeforeClusterUpgrade passing also marks AfterClusterUpgrade, called
+ * once the whole cluster runs the new version.
  */
 
 import { stringAt } from '../../../../shared/contracts/json.js';
@@ -21,6 +22,20 @@ export interface UpgradeWithHooks {
   hookMarks: Array<[LifecycleHook, boolean]>;
   blockingMessages: string[];
   requeueAfterSeconds?: number;
+}
+
+/** Every part of the cluster runs the topology version and nothing moves, waits or is deferred. */
+function upgradeFinished(d: UpgradeDecision): boolean {
+  return (
+    d.controlPlaneStable &&
+    !d.controlPlaneStartingUpgrade &&
+    !d.controlPlaneUpgrading &&
+    !d.controlPlanePendingUpgrade &&
+    d.pendingCreate.length === 0 &&
+    d.pendingUpgrade.length === 0 &&
+    d.deferred.length === 0 &&
+    d.upgrading.length === 0
+  );
 }
 
 export async function decideUpgradeWithHooks(input: {
@@ -58,8 +73,9 @@ export async function decideUpgradeWithHooks(input: {
       out.blockingMessages.push(`BeforeClusterUpgrade: ${answer.message ?? ''}`);
       out.requeueAfterSeconds = answer.retryAfterSeconds;
     } else {
-      out.hookMarks.push(['AfterControlPlaneUpgrade', true]);
+      out.hookMarks.push(['AfterControlPlaneUpgrade', true], ['AfterClusterUpgrade', true]);
       pending.add('AfterControlPlaneUpgrade');
+      pending.add('AfterClusterUpgrade');
     }
   }
   if (pending.has('AfterControlPlaneUpgrade') && out.decision.controlPlaneStable) {
@@ -71,7 +87,13 @@ export async function decideUpgradeWithHooks(input: {
       out.requeueAfterSeconds = lowestNonZero(out.requeueAfterSeconds, answer.retryAfterSeconds);
     } else {
       out.hookMarks.push(['AfterControlPlaneUpgrade', false]);
+      pending.delete('AfterControlPlaneUpgrade');
     }
+  }
+  if (pending.has('AfterClusterUpgrade') && !pending.has('AfterControlPlaneUpgrade') && upgradeFinished(out.decision)) {
+    // Non-blocking (Cluster API ignores its retryAfterSeconds); a Failure throws and keeps the mark.
+    await hooks.call({ hook: 'AfterClusterUpgrade', cluster, kubernetesVersion: topology.version });
+    out.hookMarks.push(['AfterClusterUpgrade', false]);
   }
   return out;
 }

@@ -14,7 +14,13 @@ export const extensionConfigSchema = z.strictObject({
       service: z
         .looseObject({ name: z.string().min(1), namespace: z.string().min(1), path: z.string().optional(), port: int32().optional() })
         .optional(),
-      caBundle: z.string().optional(),
+      /** `format: byte`: base64 of a PEM bundle (the reconciler checks the PEM). */
+      caBundle: z
+        .string()
+        .min(1)
+        .max(51200)
+        .regex(/^[A-Za-z0-9+/]*={0,2}$/, { message: 'must be base64-encoded (format: byte)' })
+        .optional(),
     }),
     namespaceSelector: labelSelectorSchema.optional(),
     settings: z.record(z.string(), z.string()).optional(),
