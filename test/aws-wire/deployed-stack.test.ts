@@ -38,6 +38,9 @@ const EXPECTED_UNSUPPORTED = [
   'AWS::CloudWatch::Alarm',
   'AWS::SQS::QueuePolicy',
   'AWS::Scheduler::Schedule',
+  // The hosted extensions' path secret (ADR 0100): moto's CloudFormation has no model for it, so the
+  // hooks function that reads it is left out as well; its route and handler are tested in-process.
+  'AWS::SecretsManager::Secret',
 ];
 
 const caller: IamCaller = { accessKeyId: 'AKIDCAPLESSDEPLOYED', secretAccessKey: 'deployed-test-secret', userArn: 'arn:aws:iam::123456789012:user/capless-deployed-test' };
