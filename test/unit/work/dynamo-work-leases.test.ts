@@ -1,7 +1,7 @@
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createObjectTable } from '../../../shared/adapters/aws/dynamodb/create-object-table.js';
-import { DynamoWorkLeases } from '../../../shared/adapters/aws/work-leases/dynamo-work-leases.js';
+import { DEFAULT_QUEUED_MARKER_TTL_MS, DynamoWorkLeases } from '../../../shared/adapters/aws/work-leases/dynamo-work-leases.js';
 import { startEmbeddedDynamoDb, type EmbeddedDynamoDb } from '../../../local/embedded-dynamodb.js';
 import { widgetKey } from '../../support/probe-reconciler.js';
 
@@ -86,5 +86,41 @@ describe('Class: DynamoWorkLeases (on dynalite)', () => {
     expect(await leases.acquire(key, lease('queued', T0, true))).toBe(true);
     await leases.release(key, 'queued');
     expect(await leases.acquire(key, lease('delayed-2', T0, false))).toBe(true);
+  });
+
+  describe('a queued marker whose message was lost (crash before SendMessage, expiry, unseen dead letter)', () => {
+    const TTL = DEFAULT_QUEUED_MARKER_TTL_MS;
+
+    it.each([
+      ['within the TTL it still coalesces', T0 + TTL - 1, 'coalesced'],
+      ['past the TTL the next enqueue sends again', T0 + TTL + 1, 'send'],
+    ] as const)('%s', async (_name, later, expected) => {
+      expect(await leases.markQueued(key, T0)).toBe('send');
+      // The message markQueued stood for never arrives.
+      expect(await leases.markQueued(key, later)).toBe(expected);
+    });
+
+    it('a delayed message no longer steps aside for a stale marker', async () => {
+      await leases.markQueued(key, T0);
+      expect(await leases.acquire(key, lease('delayed', T0 + TTL - 1, false))).toBe(false);
+      expect(await leases.acquire(key, lease('delayed-late', T0 + TTL + 1, false))).toBe(true);
+      expect(await leases.release(key, 'delayed-late')).toEqual({ rerun: false });
+      expect(await record()).toBeUndefined();
+    });
+
+    it('the original message arriving late after a re-send runs once more, never beside the other run', async () => {
+      await leases.markQueued(key, T0);
+      expect(await leases.markQueued(key, T0 + TTL + 1)).toBe('send');
+      expect(await leases.acquire(key, lease('resent', T0 + TTL + 2))).toBe(true);
+      expect(await leases.acquire(key, lease('original', T0 + TTL + 3))).toBe(false);
+      expect(await leases.release(key, 'resent')).toEqual({ rerun: true });
+    });
+
+    it('a TTL given by the caller is used', async () => {
+      const short = new DynamoWorkLeases(client, tableName, 1_000);
+      await short.markQueued(key, T0);
+      expect(await short.markQueued(key, T0 + 500)).toBe('coalesced');
+      expect(await short.markQueued(key, T0 + 1_001)).toBe('send');
+    });
   });
 });

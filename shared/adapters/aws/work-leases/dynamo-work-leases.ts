@@ -14,13 +14,24 @@ import { TABLE_KEYS } from '../dynamodb/table-design.js';
 export const WORK_PARTITION_PREFIX = 'work#';
 const SORT_KEY = 'work';
 const ATTEMPTS = 6;
+/**
+ * How long a queued marker stands for a pending message (default). A message the marker stands
+ * for can be lost: the enqueuer crashed between the marker write and SendMessage, or the message
+ * expired or was dead-lettered unseen. Past this age the marker is treated as absent, so the next
+ * enqueue (a change or the resync) sends again instead of coalescing into nothing forever. A late
+ * original message then costs one extra reconcile, never a concurrent one (the lease decides).
+ */
+export const DEFAULT_QUEUED_MARKER_TTL_MS = 15 * 60_000;
 
-const NAMES = { '#q': 'queued', '#d': 'dirty', '#lu': 'leaseUntil', '#lt': 'leaseToken' };
+const NAMES = { '#q': 'queued', '#qa': 'queuedAt', '#d': 'dirty', '#lu': 'leaseUntil', '#lt': 'leaseToken' };
+/** No pending message: no marker, or a marker older than the TTL (or from before queuedAt existed). */
+const NOT_QUEUED_OR_STALE = '(attribute_not_exists(#q) OR #q = :f OR attribute_not_exists(#qa) OR #qa < :stale)';
 const NOT_QUEUED = '(attribute_not_exists(#q) OR #q = :f)';
 const NO_LIVE_LEASE = '(attribute_not_exists(#lu) OR #lu < :now)';
 
 interface WorkState {
   queued: boolean;
+  queuedAt: number | undefined;
   dirty: boolean;
   leaseUntil: number | undefined;
 }
@@ -34,18 +45,24 @@ export class DynamoWorkLeases implements WorkLeases {
   constructor(
     private readonly client: DynamoDBClient,
     private readonly tableName: string,
+    private readonly queuedMarkerTtlMs = DEFAULT_QUEUED_MARKER_TTL_MS,
   ) {}
 
   async markQueued(key: ObjectKey, nowMs: number): Promise<'send' | 'coalesced'> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const old = await this.conditionalUpdate(key, {
-        UpdateExpression: 'SET #q = :t',
-        ConditionExpression: `${NOT_QUEUED} AND ${NO_LIVE_LEASE}`,
-        ExpressionAttributeNames: { '#q': NAMES['#q'], '#lu': NAMES['#lu'] },
-        ExpressionAttributeValues: { ':t': { BOOL: true }, ':f': { BOOL: false }, ':now': num(nowMs) },
+        UpdateExpression: 'SET #q = :t, #qa = :now',
+        ConditionExpression: `${NOT_QUEUED_OR_STALE} AND ${NO_LIVE_LEASE}`,
+        ExpressionAttributeNames: { '#q': NAMES['#q'], '#qa': NAMES['#qa'], '#lu': NAMES['#lu'] },
+        ExpressionAttributeValues: {
+          ':t': { BOOL: true },
+          ':f': { BOOL: false },
+          ':now': num(nowMs),
+          ':stale': num(nowMs - this.queuedMarkerTtlMs),
+        },
       });
       if (old === 'ok') return 'send';
-      if (old.queued) return 'coalesced';
+      if (this.pending(old, nowMs)) return 'coalesced';
       if (leaseLive(old, nowMs) && (await this.markDirty(key, nowMs))) return 'coalesced';
     }
     return 'send';
@@ -55,10 +72,10 @@ export class DynamoWorkLeases implements WorkLeases {
     key: ObjectKey,
     lease: { token: string; nowMs: number; leaseMs: number; holdsQueuedMarker: boolean },
   ): Promise<boolean> {
-    const condition = lease.holdsQueuedMarker ? NO_LIVE_LEASE : `${NO_LIVE_LEASE} AND ${NOT_QUEUED}`;
+    const condition = lease.holdsQueuedMarker ? NO_LIVE_LEASE : `${NO_LIVE_LEASE} AND ${NOT_QUEUED_OR_STALE}`;
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const old = await this.conditionalUpdate(key, {
-        UpdateExpression: 'SET #lu = :until, #lt = :tok, #d = :f, #q = :f',
+        UpdateExpression: 'SET #lu = :until, #lt = :tok, #d = :f, #q = :f REMOVE #qa',
         ConditionExpression: condition,
         ExpressionAttributeNames: NAMES,
         ExpressionAttributeValues: {
@@ -66,12 +83,13 @@ export class DynamoWorkLeases implements WorkLeases {
           ':tok': { S: lease.token },
           ':f': { BOOL: false },
           ':now': num(lease.nowMs),
+          ...(lease.holdsQueuedMarker ? {} : { ':stale': num(lease.nowMs - this.queuedMarkerTtlMs) }),
         },
       });
       if (old === 'ok') return true;
       if (leaseLive(old, lease.nowMs)) {
         if (await this.markDirty(key, lease.nowMs)) return false;
-      } else if (!lease.holdsQueuedMarker && old.queued) {
+      } else if (!lease.holdsQueuedMarker && this.pending(old, lease.nowMs)) {
         return false;
       }
     }
@@ -110,6 +128,11 @@ export class DynamoWorkLeases implements WorkLeases {
       if (error instanceof ConditionalCheckFailedException) return { rerun: false };
       throw error;
     }
+  }
+
+  /** A message the queued marker stands for is presumed still on its way. */
+  private pending(state: WorkState, nowMs: number): boolean {
+    return state.queued && state.queuedAt !== undefined && state.queuedAt >= nowMs - this.queuedMarkerTtlMs;
   }
 
   /** Sets dirty while the lease is still live; false when it ended meanwhile. */
@@ -167,8 +190,10 @@ function num(value: number): AttributeValue {
 
 function stateOf(item: Record<string, AttributeValue> | undefined): WorkState {
   const lease = item?.leaseUntil?.N;
+  const queuedAt = item?.queuedAt?.N;
   return {
     queued: item?.queued?.BOOL === true,
+    queuedAt: queuedAt === undefined ? undefined : Number(queuedAt),
     dirty: item?.dirty?.BOOL === true,
     leaseUntil: lease === undefined ? undefined : Number(lease),
   };
