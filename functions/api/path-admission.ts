@@ -34,21 +34,13 @@ const METADATA = new Set([
   'deletionGracePeriodSeconds', 'finalizers', 'ownerReferences', 'labels', 'annotations', 'managedFields', 'selfLink',
 ]);
 
-/**
- * Kinds without a spec keep their fields at the top level (clusterctl's inventory kinds; their
- * schemas check them). Without this the upstream clusterctl-metadata.yaml sample was rejected.
- */
-const KIND_TOP_LEVEL: Readonly<Record<string, ReadonlySet<string>>> = {
-  'clusterctl.cluster.x-k8s.io/Metadata': new Set(['releaseSeries']),
-  'clusterctl.cluster.x-k8s.io/Provider': new Set(['providerName', 'type', 'version', 'watchedNamespace']),
-};
-
 /** ObjectMeta and the object envelope are closed: an unknown field there is a typo, never silently stored. */
 function unknownFields(body: object, target: AdmissionTarget): StatusCause[] {
   const causes: StatusCause[] = [];
-  const kindFields = KIND_TOP_LEVEL[`${target.info.group}/${target.info.kind}`];
+  // Kinds without a spec declare their top-level fields with the kind (their schemas check them).
+  const kindFields = target.info.topLevelFields ?? [];
   for (const field of Object.keys(body)) {
-    if (!TOP_LEVEL.has(field) && !kindFields?.has(field)) causes.push({ field: field || '""', reason: 'FieldValueInvalid', message: `unknown field ${JSON.stringify(field)}` });
+    if (!TOP_LEVEL.has(field) && !kindFields.includes(field)) causes.push({ field: field || '""', reason: 'FieldValueInvalid', message: `unknown field ${JSON.stringify(field)}` });
   }
   const metadata: unknown = Reflect.get(body, 'metadata');
   if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))) {

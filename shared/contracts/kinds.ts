@@ -21,6 +21,11 @@ export interface KindInfo extends GroupKind {
   readOnly?: boolean;
   /** Columns of `kubectl get` (Table responses, the served CRD); without any: Name and Age. */
   printerColumns?: readonly PrinterColumn[];
+  /**
+   * Fields a kind without a spec keeps at the top level of the object, beside apiVersion, kind
+   * and metadata (clusterctl's inventory kinds). Any other unknown top-level field is refused.
+   */
+  topLevelFields?: readonly string[];
 }
 
 const CORE = 'cluster.x-k8s.io';
@@ -68,8 +73,12 @@ export const BUILTIN_KINDS: readonly KindInfo[] = [
   kind('ipam.cluster.x-k8s.io', 'InClusterIPPool', 'inclusterippools', ['v1alpha2']),
   kind('ipam.cluster.x-k8s.io', 'GlobalInClusterIPPool', 'globalinclusterippools', ['v1alpha2'], { namespaced: false }),
   kind('runtime.cluster.x-k8s.io', 'ExtensionConfig', 'extensionconfigs', ['v1beta2'], { shortNames: ['ext'], printerColumns: CLUSTER_API_COLUMNS.ExtensionConfig }),
-  kind('clusterctl.cluster.x-k8s.io', 'Metadata', 'metadata', ['v1alpha3'], { statusSubresource: false }),
-  kind('clusterctl.cluster.x-k8s.io', 'Provider', 'providers', ['v1alpha3'], { statusSubresource: false, printerColumns: CLUSTER_API_COLUMNS.Provider }),
+  kind('clusterctl.cluster.x-k8s.io', 'Metadata', 'metadata', ['v1alpha3'], { statusSubresource: false, topLevelFields: ['releaseSeries'] }),
+  kind('clusterctl.cluster.x-k8s.io', 'Provider', 'providers', ['v1alpha3'], {
+    statusSubresource: false,
+    printerColumns: CLUSTER_API_COLUMNS.Provider,
+    topLevelFields: ['providerName', 'type', 'version', 'watchedNamespace'],
+  }),
 ];
 
 /** A lookup over kinds; immutable once built so handlers can share it. */
