@@ -1,19 +1,17 @@
 /**
  * Managed topology end to end through the embedded control plane's HTTP API: Cluster API's own
- * in-memory ClusterClass applied unchanged and a cluster generated from its clusterctl template
+ * in-memory ClusterClass applied unchanged (capless's copy in test/fixtures/topology when
+ * ../shared is absent) and a cluster generated from its clusterctl template
  * (3 control-plane, 2 worker machines) converge; template rotation rolls only what changed;
  * scaling and MachineDeployment add/remove follow the topology; a version change upgrades the
  * control plane before any worker; the quick-start class lands its patches and waits on the
  * Docker backend; deleting the Cluster leaves nothing behind. The store's change feed is only read.
  */
 
-import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
 import { generateCluster } from '../../cli/templates/clusterctl-variables.js';
 import { type ControlPlane, startControlPlane } from '../../local/control-plane.js';
 import { conditionsOf, findCondition } from '../../shared/contracts/conditions.js';
@@ -22,10 +20,13 @@ import { isDeleting, type KubeObject, LABEL_CLUSTER_NAME } from '../../shared/co
 import { LABEL_CONTROL_PLANE, LABEL_TOPOLOGY_DEPLOYMENT_NAME } from '../../shared/contracts/topology/well-known.js';
 import { eventually } from '../support/eventually.js';
 import { RestClient } from '../support/rest-client.js';
-
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const EXAMPLES = join(resolve(REPO_ROOT, '../shared'), 'capi-samples/examples');
-const HAVE_EXAMPLES = existsSync(join(EXAMPLES, 'clusterclass-in-memory.yaml'));
+import {
+  exampleText as example,
+  haveUpstreamExample,
+  TOPOLOGY_EXAMPLES_SOURCE,
+  upstreamExampleMissing,
+  yamlDocuments as documents,
+} from '../support/topology-examples.js';
 
 const CORE = 'cluster.x-k8s.io/v1beta2';
 const CP_API = 'controlplane.cluster.x-k8s.io/v1beta2';
@@ -39,16 +40,6 @@ let api: RestClient;
 let dataDir: string;
 /** Every change the store saw, in order (read-only tap). */
 const changes: { type: string; object: KubeObject }[] = [];
-
-function documents(text: string): KubeObject[] {
-  return parseAllDocuments(text)
-    .map((d) => d.toJS())
-    .filter((d): d is KubeObject => isRecord(d));
-}
-
-function example(file: string): string {
-  return readFileSync(join(EXAMPLES, file), 'utf8');
-}
 
 async function applyAll(objects: readonly KubeObject[], namespace: string) {
   for (const object of objects) await api.mustCreateDocument({ ...object, metadata: { ...object.metadata, namespace } });
@@ -127,8 +118,8 @@ afterAll(async () => {
 });
 
 // Machines boot on the class's own simulated durations (10 s VMs): scenario steps get minutes, not the default 2.
-describe.skipIf(!HAVE_EXAMPLES)('managed topology through the HTTP API (../shared/capi-samples examples)', { timeout: 300_000 }, () => {
-  it('converges Cluster API in-memory ClusterClass and its clusterctl template: 3 control-plane and 2 worker machines Running, the Cluster Available', async () => {
+describe(`managed topology through the HTTP API (in-memory class: ${TOPOLOGY_EXAMPLES_SOURCE})`, { timeout: 300_000 }, () => {
+  it('converges the in-memory ClusterClass and its clusterctl template: 3 control-plane and 2 worker machines Running, the Cluster Available', async () => {
     await applyAll(documents(example('clusterclass-in-memory.yaml')), NS);
     await eventually('ClusterClass reconciled', async (report) => {
       const cc = await api.get(CORE, 'ClusterClass', NS, 'in-memory');
@@ -241,7 +232,10 @@ describe.skipIf(!HAVE_EXAMPLES)('managed topology through the HTTP API (../share
     });
   });
 
-  it('accepts the quick-start class with the development template: patches land from variables, the Cluster waits on ProviderNotInstalled', async () => {
+  it('accepts the quick-start class with the development template: patches land from variables, the Cluster waits on ProviderNotInstalled', async (context) => {
+    for (const file of ['clusterclass-quick-start.yaml', 'cluster-template-development.yaml']) {
+      if (!haveUpstreamExample(file)) context.skip(upstreamExampleMissing(file));
+    }
     const ns = 'quick-start';
     await applyAll(documents(example('clusterclass-quick-start.yaml')), ns);
     const generated = generateCluster(
