@@ -34,6 +34,8 @@ export function certificateSecretName(clusterName: string, purpose: CertificateP
   return `${clusterName}-${purpose}`;
 }
 
+const SECRET_KIND = { group: '', kind: 'Secret' };
+
 function secretKey(ref: ClusterRef, purpose: CertificatePurpose) {
   return { group: '', kind: 'Secret', namespace: ref.namespace, name: certificateSecretName(ref.clusterName, purpose) };
 }
@@ -45,13 +47,25 @@ export function pairFromSecret(secret: StoredObject | undefined): CertificatePai
   return cert && key ? { cert, key } : undefined;
 }
 
-/** The pairs that exist now; a purpose is missing when its Secret is absent or incomplete. */
+/**
+ * The pairs that exist now; a purpose is missing when its Secret is absent or incomplete. One
+ * list of the cluster's labelled Secrets answers the usual case in one read (the per-reconcile
+ * cache then answers later gets of them); a Secret the list lacks (a user's own CA without the
+ * cluster-name label, or one the index has not caught up with) is read by name.
+ */
 export async function lookupClusterCertificates(
   store: ObjectStore,
   ref: ClusterRef,
 ): Promise<Partial<ClusterCertificates>> {
   const found: Partial<ClusterCertificates> = {};
-  const secrets = await Promise.all(CERTIFICATE_PURPOSES.map((purpose) => store.get(secretKey(ref, purpose))));
+  const labelled = await store.listByCluster(ref.namespace, ref.clusterName, SECRET_KIND);
+  const byName = new Map(labelled.map((secret) => [secret.metadata.name, secret]));
+  const secrets = await Promise.all(
+    CERTIFICATE_PURPOSES.map((purpose) => {
+      const listed = byName.get(certificateSecretName(ref.clusterName, purpose));
+      return pairFromSecret(listed) ? listed : store.get(secretKey(ref, purpose));
+    }),
+  );
   CERTIFICATE_PURPOSES.forEach((purpose, i) => {
     const pair = pairFromSecret(secrets[i]);
     if (pair) found[purpose] = pair;
