@@ -16,7 +16,7 @@ import { ANNOTATION_SIMULATE_NODE_UNHEALTHY } from '../../functions/reconcile/in
 import { type ControlPlane, startControlPlane } from '../../local/control-plane.js';
 import { conditionsOf, findCondition } from '../../shared/contracts/conditions.js';
 import { numberAt, stringAt } from '../../shared/contracts/json.js';
-import { isDeleting, type KubeObject, LABEL_CLUSTER_NAME, type StoredObject } from '../../shared/contracts/object.js';
+import { ANNOTATION_PAUSED, isDeleting, type KubeObject, LABEL_CLUSTER_NAME, type StoredObject } from '../../shared/contracts/object.js';
 import { eventually } from '../support/eventually.js';
 import { CONTROL_PLANE_V1BETA2, CORE_V1BETA2, controlPlaneName, INFRA_V1BETA2, lifecycleCluster, workerPoolName } from '../support/lifecycle-manifests.js';
 import { RestClient } from '../support/rest-client.js';
@@ -164,7 +164,17 @@ describe('machine health checks and remediation through the HTTP API', () => {
   it('two of three control-plane Nodes unhealthy: nothing is remediated and KCP says etcd quorum is at risk', async () => {
     const current = await healthyRole(isControlPlane, 3);
     const victims = current.slice(0, 2);
+    // Both Nodes fail together: with the health check paused meanwhile, KCP cannot remediate the
+    // first before the second is unhealthy too (a race the test would otherwise depend on).
+    await api.mergePatch(CORE_V1BETA2, 'MachineHealthCheck', NS, 'control-plane', { metadata: { annotations: { [ANNOTATION_PAUSED]: '' } } });
     for (const machine of victims) await makeNodeUnhealthy(machine);
+    await eventually('both victims see their Node not ready', async (report) => {
+      const now = (await machines()).filter((m) => victims.some((v) => v.metadata.name === m.metadata.name));
+      const nodeHealthy = now.map((m) => findCondition(conditionsOf(m.status), 'NodeHealthy')?.status);
+      report(nodeHealthy);
+      return now.length === 2 && nodeHealthy.every((status) => status === 'False') ? now : undefined;
+    });
+    await api.mergePatch(CORE_V1BETA2, 'MachineHealthCheck', NS, 'control-plane', { metadata: { annotations: { [ANNOTATION_PAUSED]: null } } });
     const kcp = await eventually('KCP explains why it does not remediate', async (report) => {
       const object = await api.get(CONTROL_PLANE_V1BETA2, 'KubeadmControlPlane', NS, KCP);
       const remediating = findCondition(conditionsOf(object?.status), 'Remediating');

@@ -25,7 +25,10 @@ export function machinePhase(f: MachinePhaseFacts): MachinePhase {
   return 'Pending';
 }
 
-export const MACHINE_READY_INPUTS = ['BootstrapConfigReady', 'InfrastructureReady', 'NodeHealthy'] as const;
+/** A Machine's condition for its Node's health (False: not ready, or not there yet). */
+export const CONDITION_NODE_HEALTHY = 'NodeHealthy';
+
+export const MACHINE_READY_INPUTS = ['BootstrapConfigReady', 'InfrastructureReady', CONDITION_NODE_HEALTHY] as const;
 
 export interface MinReadyFacts {
   /** spec.minReadySeconds (0 when unset). */

@@ -14,6 +14,7 @@ import { isNotFound } from '../../../../shared/errors/index.js';
 import { timestamp } from '../../../../shared/ports/clock.js';
 import { updateFresh } from '../../engine/references/update-fresh.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
+import { CONDITION_NODE_HEALTHY } from '../../core/machine/status.js';
 import { CONDITION_HEALTH_CHECK_SUCCEEDED, CONDITION_OWNER_REMEDIATED } from '../../core/machinehealthcheck/well-known.js';
 import { ANNOTATION_REMEDIATION_IN_PROGRESS, type RemediationInProgress, remediationInProgress } from './annotations.js';
 import { DEFAULT_MIN_HEALTHY_PERIOD_SECONDS, planRemediation, type RemediationCandidate, type RemediationPolicy } from './remediation-preflight.js';
@@ -32,11 +33,15 @@ function candidates(scope: KcpScope): RemediationCandidate[] {
     const facts = scope.facts[i];
     const conditions = conditionsOf(machine.status);
     const checkFailed = findCondition(conditions, CONDITION_HEALTH_CHECK_SUCCEEDED)?.status === 'False';
+    // The member's Node as the Machine last saw it: an etcd member on a Node that is not ready is
+    // not healthy, whether or not a health check has marked its Machine yet (Cluster API reads
+    // etcd's own health; the health checks mark Machines one at a time).
+    const nodeUnhealthy = findCondition(conditions, CONDITION_NODE_HEALTHY)?.status === 'False';
     return {
       name: machine.metadata.name,
       creationTimestamp: machine.metadata.creationTimestamp,
       marked: findCondition(conditions, CONDITION_OWNER_REMEDIATED)?.status === 'False',
-      healthyMember: (facts?.ready ?? false) && !checkFailed,
+      healthyMember: (facts?.ready ?? false) && !checkFailed && !nodeUnhealthy,
       deleting: isDeleting(machine),
       upToDate: facts?.upToDate ?? true,
       remediationFor: remediationFor(machine),
