@@ -22,7 +22,14 @@ export const kubeadmControlPlaneReconciler: ReconcilerDefinition<KcpScope> = {
   finalizer: KCP_FINALIZER,
   watches: [
     { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'owner' },
-    { kind: { group: CORE_GROUP, kind: 'Cluster' }, by: 'clusterLabel' },
+    // What a control plane reads of its Cluster: spec (endpoint, paused), infrastructure and
+    // control-plane initialization, failure domains, deletion. Not the counters and conditions
+    // the Cluster writes after every Machine and control-plane change.
+    {
+      kind: { group: CORE_GROUP, kind: 'Cluster' },
+      by: 'clusterLabel',
+      changes: ['spec', 'metadata.deletionTimestamp', 'metadata.annotations', 'status.initialization', 'status.failureDomains'],
+    },
     // A deleting control plane waits for the cluster's worker Machines to be gone: their removals
     // wake it (deleteControlPlane), nothing else of theirs does.
     { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'clusterLabel', on: ['REMOVE'] },
