@@ -1,5 +1,6 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { groupKindString, type ObjectKey } from '../../../contracts/object.js';
+import type { ResyncMessage } from '../../../contracts/work-dispatch.js';
 import { nextHop, SQS_MAX_DELAY_SECONDS, type WorkMessage } from '../../../contracts/work-message.js';
 import { type Clock, systemClock } from '../../../ports/clock.js';
 import type { EnqueueOptions, ReconcileRequest, WorkQueue } from '../../../ports/work-queue.js';
@@ -8,8 +9,13 @@ import { queueMapKey } from './queue-urls.js';
 
 export interface SqsWorkQueueOptions {
   sqs: SQSClient;
-  /** Standard queue URL per reconciled kind, by `<group>/<Kind>`. */
-  queueUrls: Readonly<Record<string, string>>;
+  /** Standard queue URL per reconciled kind, by `<group>/<Kind>` (ADR 0003's topology). */
+  queueUrls?: Readonly<Record<string, string>>;
+  /**
+   * The one shared work queue every kind's requests go to (ADR 0110's topology; the message
+   * names the kind, the dispatcher routes by it). Takes precedence over `queueUrls`.
+   */
+  sharedQueueUrl?: string;
   /** Each kind's dead-letter queue URL, by `<group>/<Kind>`. */
   deadLetterUrls?: Readonly<Record<string, string>>;
   leases: WorkLeases;
@@ -21,7 +27,8 @@ export interface SqsWorkQueueOptions {
 const SEND_BATCH = 10;
 
 /**
- * WorkQueue on one standard SQS queue per kind (docs/adr/0002-one-reconcile-in-flight.md).
+ * WorkQueue on standard SQS queues (docs/adr/0002-one-reconcile-in-flight.md): one per kind, or
+ * one shared by every kind (docs/adr/0110-work-topology-at-rest-cost.md).
  * An immediate enqueue sends a message only when the object's work record says nothing is
  * pending or running (WorkLeases.markQueued); a delayed one sends a message carrying its due
  * time, re-sent in hops of at most 900 s by the consumer until due.
@@ -83,6 +90,33 @@ export class SqsWorkQueue implements WorkQueue {
     await this.send(request, message(request, dueAt, failures), delaySeconds);
   }
 
+  /**
+   * Sends a work message again after `delaySeconds`, keeping what it is: an immediate message
+   * still stands for the work record's queued marker (so it must not turn into a delayed one,
+   * which would step aside for that very marker); a delayed one becomes due after the delay.
+   */
+  async sendAgain(previous: WorkMessage, failures: number, delaySeconds: number): Promise<void> {
+    const nowMs = this.clock.now().getTime();
+    if (previous.dueAt !== undefined) {
+      await this.sendDelayed(previous.key, nowMs + delaySeconds * 1000, failures);
+      return;
+    }
+    await this.send(previous.key, message(previous.key, undefined, failures), Math.min(this.maxHopSeconds, Math.max(0, Math.ceil(delaySeconds))));
+  }
+
+  /** Sends resync messages (one per cluster) to the shared work queue, ten per request. */
+  async sendResync(messages: readonly ResyncMessage[]): Promise<void> {
+    const url = this.options.sharedQueueUrl;
+    if (!url) throw new Error('a batched resync needs the shared work queue (WORK_QUEUE_URL)');
+    for (let i = 0; i < messages.length; i += SEND_BATCH) {
+      const entries = messages.slice(i, i + SEND_BATCH).map((body, index) => ({ Id: String(index), MessageBody: JSON.stringify(body) }));
+      const result = await this.options.sqs.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: entries }));
+      if (result.Failed && result.Failed.length > 0) {
+        throw new Error(`SendMessageBatch failed for ${result.Failed.length} resync message(s): ${result.Failed[0]?.Message}`);
+      }
+    }
+  }
+
   /** Puts a request on its kind's dead-letter queue; false when none is configured. */
   async sendToDeadLetter(request: ObjectKey, failures: number): Promise<boolean> {
     const url = this.options.deadLetterUrls?.[queueMapKey(request)];
@@ -100,7 +134,8 @@ export class SqsWorkQueue implements WorkQueue {
   }
 
   urlFor(kind: ObjectKey): string {
-    const url = this.options.queueUrls[queueMapKey(kind)];
+    if (this.options.sharedQueueUrl) return this.options.sharedQueueUrl;
+    const url = this.options.queueUrls?.[queueMapKey(kind)];
     if (!url) throw new Error(`no queue for ${groupKindString(kind)}: QUEUE_URLS has no "${queueMapKey(kind)}"`);
     return url;
   }
