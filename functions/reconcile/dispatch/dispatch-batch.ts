@@ -28,6 +28,8 @@ export interface DispatchDeps {
 /** What one kind's reconciler gets from this batch, and which records it came from. */
 interface KindWork {
   messages: WorkMessage[];
+  /** Requests of a crashed invocation: each runs in an invocation of its own (docs/adr/0111). */
+  isolated: WorkMessage[];
   cloudEvents: CloudEvent[];
   records: Set<string>;
 }
@@ -51,7 +53,7 @@ export async function dispatchSqsBatch(event: SQSEvent, deps: DispatchDeps): Pro
   const workOf = (kind: string) => {
     let work = byKind.get(kind);
     if (!work) {
-      work = { messages: [], cloudEvents: [], records: new Set() };
+      work = { messages: [], isolated: [], cloudEvents: [], records: new Set() };
       byKind.set(kind, work);
     }
     return work;
@@ -91,9 +93,9 @@ async function sortRecord(record: SQSRecord, deps: DispatchDeps, workOf: (kind: 
     case 'work': {
       const kind = kindKey(message.message.key);
       if (!deps.kinds.has(kind)) return unserved(logger, record, kind);
-      const { dueAt, failures } = message.message;
+      const { dueAt, failures, isolate } = message.message;
       if (dueAt !== undefined && nextHop(dueAt, nowMs) !== 'due') {
-        await deps.queue.sendDelayed(message.message.key, dueAt, failures);
+        await deps.queue.sendDelayed(message.message.key, dueAt, failures, { isolate: isolate === true });
         return true;
       }
       add(workOf(kind), record, message.message);
@@ -126,7 +128,8 @@ function unserved(logger: Logger, record: SQSRecord, kind: string): false {
 }
 
 function add(work: KindWork, record: SQSRecord, message: WorkMessage): void {
-  work.messages.push(message);
+  if (message.isolate) work.isolated.push(message);
+  else work.messages.push(message);
   work.records.add(record.messageId);
 }
 
@@ -137,7 +140,7 @@ function dueNow(key: ObjectKey, nowMs: number): WorkMessage {
 
 function* invocationsOf(kind: string, work: KindWork): Generator<ReconcilerInvocation> {
   const { messages, cloudEvents } = work;
-  const count = Math.max(1, Math.ceil(messages.length / MESSAGES_PER_INVOCATION));
+  const count = Math.ceil(messages.length / MESSAGES_PER_INVOCATION);
   for (let i = 0; i < count; i++) {
     yield {
       v: 1,
@@ -146,27 +149,33 @@ function* invocationsOf(kind: string, work: KindWork): Generator<ReconcilerInvoc
       cloudEvents: i === 0 ? cloudEvents : [],
     };
   }
+  if (count === 0 && cloudEvents.length > 0) yield { v: 1, kind, messages: [], cloudEvents };
+  for (const message of work.isolated) yield { v: 1, kind, messages: [message], cloudEvents: [] };
 }
 
 /**
  * The messages of an invocation that ended in a function error (a crash or a timeout: the
  * reconciler decides every ordinary failure itself), sent again once the lease the crashed try
- * may hold has run out, each counted as a failed try. An invocation that only waited too long
- * (throttled past its maximum event age) is sent again at once, without a failure.
- * Cloud events of such an invocation are logged and dropped: the periodic resync catches up.
+ * may hold has run out, each to run in an invocation of its own (docs/adr/0111). The failure is
+ * counted only when the invocation held that one request: of a batch, no one knows which request
+ * crashed it, and counting it against all would dead-letter the innocent with the guilty. An
+ * invocation that only waited too long (throttled past its maximum event age) is sent again at
+ * once, as it was, without a failure. Cloud events of such an invocation are logged and dropped:
+ * the periodic resync catches up.
  */
 async function resendFailed(invocation: ReconcilerInvocation, condition: string, deps: DispatchDeps): Promise<void> {
   const logger = deps.logger ?? silentLogger;
   const crashed = condition !== 'EventAgeExceeded';
+  const counted = crashed && invocation.messages.length === 1;
   logger.warn('a reconciler invocation failed; sending its requests again', { kind: invocation.kind, condition, messages: invocation.messages.length });
   if (invocation.cloudEvents.length > 0) logger.error('cloud events of a failed invocation dropped', { kind: invocation.kind, count: invocation.cloudEvents.length });
   for (const message of invocation.messages) {
-    const failures = (message.failures ?? 0) + (crashed ? 1 : 0);
-    if (crashed && failures >= deps.maxAttempts) {
+    const failures = (message.failures ?? 0) + (counted ? 1 : 0);
+    if (counted && failures >= deps.maxAttempts) {
       if (await deps.queue.sendToDeadLetter(message.key, failures)) continue;
       logger.error('no dead-letter queue for a request that keeps crashing its reconciler', { key: keyString(message.key), failures });
     }
-    await deps.queue.sendAgain(message, failures, crashed ? deps.leaseSeconds : 0);
+    await deps.queue.sendAgain(message, failures, crashed ? deps.leaseSeconds : 0, { isolate: crashed || message.isolate === true });
   }
 }
 

@@ -84,10 +84,10 @@ export class SqsWorkQueue implements WorkQueue {
    * Sends (or re-sends) a delayed request: one hop of at most maxHopSeconds toward `dueAt`.
    * `failures` rides along on the retry of a failed request.
    */
-  async sendDelayed(request: ObjectKey, dueAt: number, failures?: number): Promise<void> {
+  async sendDelayed(request: ObjectKey, dueAt: number, failures?: number, options: { isolate?: boolean } = {}): Promise<void> {
     const hop = nextHop(dueAt, this.clock.now().getTime(), this.maxHopSeconds);
-    const delaySeconds = hop === 'due' ? 0 : hop.delaySeconds;
-    await this.send(request, message(request, dueAt, failures), delaySeconds);
+    const body = { ...message(request, dueAt, failures), ...(options.isolate ? { isolate: true as const } : {}) };
+    await this.send(request, body, delaySecondsOf(hop));
   }
 
   /**
@@ -95,13 +95,12 @@ export class SqsWorkQueue implements WorkQueue {
    * still stands for the work record's queued marker (so it must not turn into a delayed one,
    * which would step aside for that very marker); a delayed one becomes due after the delay.
    */
-  async sendAgain(previous: WorkMessage, failures: number, delaySeconds: number): Promise<void> {
+  async sendAgain(previous: WorkMessage, failures: number, delaySeconds: number, options: { isolate?: boolean } = {}): Promise<void> {
     const nowMs = this.clock.now().getTime();
-    if (previous.dueAt !== undefined) {
-      await this.sendDelayed(previous.key, nowMs + delaySeconds * 1000, failures);
-      return;
-    }
-    await this.send(previous.key, message(previous.key, undefined, failures), Math.min(this.maxHopSeconds, Math.max(0, Math.ceil(delaySeconds))));
+    const dueAt = previous.dueAt === undefined ? undefined : nowMs + delaySeconds * 1000;
+    const body = { ...message(previous.key, dueAt, failures), ...(options.isolate ? { isolate: true as const } : {}) };
+    const firstHop = dueAt === undefined ? Math.ceil(delaySeconds) : delaySecondsOf(nextHop(dueAt, nowMs, this.maxHopSeconds));
+    await this.send(previous.key, body, Math.min(this.maxHopSeconds, Math.max(0, firstHop)));
   }
 
   /** Sends resync messages (one per cluster) to the shared work queue, ten per request. */
@@ -149,6 +148,10 @@ export class SqsWorkQueue implements WorkQueue {
       }),
     );
   }
+}
+
+function delaySecondsOf(hop: 'due' | { delaySeconds: number }): number {
+  return hop === 'due' ? 0 : hop.delaySeconds;
 }
 
 function message(request: ObjectKey, dueAt?: number, failures?: number): WorkMessage {

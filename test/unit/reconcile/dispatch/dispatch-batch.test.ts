@@ -37,8 +37,8 @@ function failureRecord(condition: string, messages: WorkMessage[]) {
 }
 
 interface Sent {
-  again: { key: string; failures: number; delaySeconds: number; immediate: boolean }[];
-  delayed: { key: string; dueAt: number; failures: number | undefined }[];
+  again: { key: string; failures: number; delaySeconds: number; immediate: boolean; isolate: boolean }[];
+  delayed: { key: string; dueAt: number; failures: number | undefined; isolate: boolean }[];
   dead: { key: string; failures: number }[];
 }
 
@@ -53,8 +53,9 @@ function harness(options: { refuse?: string } = {}) {
       },
     },
     queue: {
-      sendDelayed: async (k, dueAt, failures) => void sent.delayed.push({ key: keyString(k), dueAt, failures }),
-      sendAgain: async (m, failures, delaySeconds) => void sent.again.push({ key: keyString(m.key), failures, delaySeconds, immediate: m.dueAt === undefined }),
+      sendDelayed: async (k, dueAt, failures, options) => void sent.delayed.push({ key: keyString(k), dueAt, failures, isolate: options?.isolate === true }),
+      sendAgain: async (m, failures, delaySeconds, options) =>
+        void sent.again.push({ key: keyString(m.key), failures, delaySeconds, immediate: m.dueAt === undefined, isolate: options?.isolate === true }),
       sendToDeadLetter: async (k, failures) => {
         sent.dead.push({ key: keyString(k), failures });
         return true;
@@ -101,7 +102,7 @@ describe('Function: dispatchSqsBatch', () => {
   it('sends a delayed message not yet due on for its next hop with its failure count', async () => {
     const h = harness();
     await dispatchSqsBatch({ Records: [record('d', { v: 1, key: key(MACHINE, 'm1'), dueAt: NOW + 3_600_000, failures: 2 })] }, h.deps);
-    expect(h.sent.delayed).toEqual([{ key: keyString(key(MACHINE, 'm1')), dueAt: NOW + 3_600_000, failures: 2 }]);
+    expect(h.sent.delayed).toEqual([{ key: keyString(key(MACHINE, 'm1')), dueAt: NOW + 3_600_000, failures: 2, isolate: false }]);
   });
 
   it(`splits a kind's work into invocations of at most ${MESSAGES_PER_INVOCATION} messages`, async () => {
@@ -139,24 +140,58 @@ describe('Function: dispatchSqsBatch', () => {
     expect(summary(h.invocations)).toEqual([{ kind: MACHINE, keys: ['m1', 'm2'], events: 0 }]);
   });
 
-  it.each<[string, string, WorkMessage, Partial<Sent>]>([
-    ['a crashed immediate request: again after the lease, as an immediate one, one failure more', 'RetriesExhausted', { v: 1, key: key(MACHINE, 'm1') }, {
-      again: [{ key: keyString(key(MACHINE, 'm1')), failures: 1, delaySeconds: 120, immediate: true }],
+  const m1 = keyString(key(MACHINE, 'm1'));
+  const m2 = keyString(key(MACHINE, 'm2'));
+
+  it.each<[string, string, WorkMessage[], Partial<Sent>]>([
+    ['a crashed invocation of one immediate request: again after the lease, alone, as an immediate one, one failure more', 'RetriesExhausted', [{ v: 1, key: key(MACHINE, 'm1') }], {
+      again: [{ key: m1, failures: 1, delaySeconds: 120, immediate: true, isolate: true }],
     }],
-    ['a crashed delayed request', 'RetriesExhausted', { v: 1, key: key(MACHINE, 'm1'), dueAt: NOW - 5, failures: 2 }, {
-      again: [{ key: keyString(key(MACHINE, 'm1')), failures: 3, delaySeconds: 120, immediate: false }],
+    ['a crashed invocation of one delayed request', 'RetriesExhausted', [{ v: 1, key: key(MACHINE, 'm1'), dueAt: NOW - 5, failures: 2 }], {
+      again: [{ key: m1, failures: 3, delaySeconds: 120, immediate: false, isolate: true }],
     }],
-    ['a request that crashed its reconciler for the last allowed time: dead-lettered', 'RetriesExhausted', { v: 1, key: key(MACHINE, 'm1'), failures: 4 }, {
-      dead: [{ key: keyString(key(MACHINE, 'm1')), failures: 5 }],
+    ['a crashed invocation of several requests: each again alone, no failure counted (which one crashed it is not known)', 'RetriesExhausted', [{ v: 1, key: key(MACHINE, 'm1'), failures: 4 }, { v: 1, key: key(MACHINE, 'm2') }], {
+      again: [
+        { key: m1, failures: 4, delaySeconds: 120, immediate: true, isolate: true },
+        { key: m2, failures: 0, delaySeconds: 120, immediate: true, isolate: true },
+      ],
     }],
-    ['a request throttled past its maximum age: again at once, no failure counted', 'EventAgeExceeded', { v: 1, key: key(MACHINE, 'm1'), failures: 4 }, {
-      again: [{ key: keyString(key(MACHINE, 'm1')), failures: 4, delaySeconds: 0, immediate: true }],
+    ['a request that crashed its reconciler alone for the last allowed time: dead-lettered', 'RetriesExhausted', [{ v: 1, key: key(MACHINE, 'm1'), failures: 4, isolate: true }], {
+      dead: [{ key: m1, failures: 5 }],
     }],
-  ])('an invocation Lambda gave up on: %s', async (_case, condition, message, expected) => {
+    ['requests throttled past their maximum age: again at once, as they were, no failure counted', 'EventAgeExceeded', [{ v: 1, key: key(MACHINE, 'm1'), failures: 4 }, { v: 1, key: key(MACHINE, 'm2') }], {
+      again: [
+        { key: m1, failures: 4, delaySeconds: 0, immediate: true, isolate: false },
+        { key: m2, failures: 0, delaySeconds: 0, immediate: true, isolate: false },
+      ],
+    }],
+  ])('an invocation Lambda gave up on: %s', async (_case, condition, messages, expected) => {
     const h = harness();
-    const response = await dispatchSqsBatch({ Records: [record('f', failureRecord(condition, [message]))] }, h.deps);
+    const response = await dispatchSqsBatch({ Records: [record('f', failureRecord(condition, messages))] }, h.deps);
     expect(response.batchItemFailures).toEqual([]);
     expect(h.invocations).toEqual([]);
     expect(h.sent).toEqual({ again: [], delayed: [], dead: [], ...expected });
+  });
+
+  it('invokes requests marked to be isolated one per invocation, the others together', async () => {
+    const h = harness();
+    await dispatchSqsBatch(
+      {
+        Records: [
+          record('a', { v: 1, key: key(MACHINE, 'a'), isolate: true }),
+          record('b', { v: 1, key: key(MACHINE, 'b'), isolate: true }),
+          record('c', { v: 1, key: key(MACHINE, 'c') }),
+          record('d', { v: 1, key: key(MACHINE, 'd') }),
+        ],
+      },
+      h.deps,
+    );
+    expect(h.invocations.map((i) => i.messages.map((m) => m.key.name))).toEqual([['c', 'd'], ['a'], ['b']]);
+  });
+
+  it('keeps a delayed request isolated across its hops', async () => {
+    const h = harness();
+    await dispatchSqsBatch({ Records: [record('d', { v: 1, key: key(MACHINE, 'm1'), dueAt: NOW + 3_600_000, isolate: true })] }, h.deps);
+    expect(h.sent.delayed).toEqual([{ key: m1, dueAt: NOW + 3_600_000, failures: undefined, isolate: true }]);
   });
 });
