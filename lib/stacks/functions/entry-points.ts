@@ -13,8 +13,6 @@ export type EntryPoint = keyof typeof ENTRY_POINTS;
 /** Environment variables the handlers read. */
 export const ENV = {
   tableName: 'TABLE_NAME',
-  /** JSON object `{"<group>/<Kind>": "<queue url>"}` (ADR 0003's queue per kind; no longer deployed). */
-  queueUrls: 'QUEUE_URLS',
   /** URL of the shared work queue every kind's requests go to (ADR 0110). */
   workQueueUrl: 'WORK_QUEUE_URL',
   /** JSON object `{"<group>/<Kind>": "<function name>"}`: the reconciler the dispatcher invokes per kind. */
