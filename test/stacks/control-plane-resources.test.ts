@@ -329,6 +329,19 @@ describe('CaplessControlPlane in a stack of your own', () => {
     });
   });
 
+  it('lets the dispatcher invoke every given kind\'s reconciler, and name it in RECONCILER_FUNCTIONS', () => {
+    const variables = JSON.stringify(valueAt(Object.values(mine.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: { POWERTOOLS_SERVICE_NAME: 'capless-dispatch' } } } }))[0], 'Properties', 'Environment', 'Variables', 'RECONCILER_FUNCTIONS'));
+    expect(variables).toContain('infrastructure.example.com/AcmeMachine');
+    expect(variables).toContain('cluster.x-k8s.io/Cluster');
+    // Only the dispatcher's role has lambda:InvokeFunction (control-plane-iam.test.ts).
+    const invoked = Object.values(mine.findResources('AWS::IAM::Policy')).flatMap((p) => {
+      const statements = valueAt(p, 'Properties', 'PolicyDocument', 'Statement');
+      return Array.isArray(statements) ? statements.filter((st) => valueAt(st, 'Action') === 'lambda:InvokeFunction') : [];
+    });
+    expect(JSON.stringify(invoked)).toMatch(/CaplessReconcileAcmeMachineFunction/);
+    expect(JSON.stringify(invoked)).toMatch(/CaplessReconcileClusterFunction/);
+  });
+
   it('reserves the given concurrency for every reconciler', () => {
     const reconcilers = Object.values(mine.findResources('AWS::Lambda::Function')).filter((f) => valueAt(f, 'Properties', 'Environment', 'Variables', 'RECONCILE_KIND') !== undefined);
     expect(reconcilers.map((f) => valueAt(f, 'Properties', 'ReservedConcurrentExecutions'))).toEqual([20, 20]);

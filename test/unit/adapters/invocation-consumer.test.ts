@@ -1,6 +1,6 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
-import { processInvocation } from '../../../shared/adapters/aws/lambda/invocation-consumer.js';
+import { processInvocation, TRIES_AT_ONCE } from '../../../shared/adapters/aws/lambda/invocation-consumer.js';
 import { SqsWorkQueue } from '../../../shared/adapters/aws/sqs/sqs-work-queue.js';
 import type { ObjectKey } from '../../../shared/contracts/object.js';
 import type { ReconcilerInvocation } from '../../../shared/contracts/work-dispatch.js';
@@ -107,5 +107,28 @@ describe('Function: processInvocation (a reconciler invoked by the dispatcher)',
       cloudEvents: async (received) => (received.detail['instance-id'] === 'i-1' ? [machine('m-i-1')] : []),
     });
     expect(sent).toEqual([{ QueueUrl: 'https://sqs/work', Entries: [{ Id: '0', MessageBody: JSON.stringify({ v: 1, key: machine('m-i-1') }) }] }]);
+  });
+
+  it(`runs at most ${TRIES_AT_ONCE} tries of one invocation at once, and every one of them`, async () => {
+    let running = 0;
+    let most = 0;
+    const handled: string[] = [];
+    const names = Array.from({ length: TRIES_AT_ONCE * 2 + 5 }, (_, i) => `m${i}`);
+    await processInvocation(invocation('infrastructure.cluster.x-k8s.io/InMemoryMachine', names), 'req-5', {
+      queue: queue([]),
+      leases: leases(),
+      leaseSeconds: 30,
+      kind: MACHINE,
+      handler: async (request) => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setImmediate(resolve));
+        handled.push(request.name);
+        running -= 1;
+        return { type: 'done' };
+      },
+    });
+    expect(most).toBe(TRIES_AT_ONCE);
+    expect(handled.sort()).toEqual([...names].sort());
   });
 });

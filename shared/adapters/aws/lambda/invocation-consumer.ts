@@ -7,6 +7,13 @@ import { enqueueConcerned, type SqsConsumerDeps } from '../sqs/sqs-batch-consume
 
 export type InvocationConsumerDeps = SqsConsumerDeps;
 
+/**
+ * Tries of one invocation that run at once: as many as an SQS batch held on a kind's own queue
+ * (ADR 0003), so an invocation of 100 requests does not start 100 reconciles (and their cloud
+ * calls) together.
+ */
+export const TRIES_AT_ONCE = 10;
+
 /** How many messages of one invocation did what. */
 export interface InvocationResult {
   reconciled: number;
@@ -37,7 +44,7 @@ export async function processInvocation(invocation: ReconcilerInvocation, reques
     logger.error('an invocation for another kind: the dispatcher wiring is wrong', { invocationKind: invocation.kind, serves: groupKindString(deps.kind) });
     throw new Error(`refused an invocation for ${invocation.kind}: this function serves ${groupKindString(deps.kind)}`);
   }
-  const tries = invocation.messages.map(async (message, index) => {
+  const tryOne = async (message: WorkMessage, index: number) => {
     if (deps.kind && !sameGroupKind(message.key, deps.kind)) {
       result.refused += 1;
       logger.error('reconcile request for another kind: the dispatcher wiring is wrong', { key: keyString(message.key), serves: groupKindString(deps.kind) });
@@ -58,7 +65,7 @@ export async function processInvocation(invocation: ReconcilerInvocation, reques
       if (await resendAfterLease(message, deps)) result.resent += 1;
       else problems.push(`${keyString(message.key)}: ${reason}`);
     }
-  });
+  };
   const events = invocation.cloudEvents.map(async (event) => {
     if (!deps.cloudEvents) {
       problems.push(`a cloud event from ${event.source}, but ${invocation.kind} maps none`);
@@ -66,7 +73,7 @@ export async function processInvocation(invocation: ReconcilerInvocation, reques
     }
     if ((await enqueueConcerned(event, deps.cloudEvents, deps.queue, logger)) === 'fail') problems.push(`a cloud event from ${event.source} could not be mapped`);
   });
-  await Promise.all([...tries, ...events]);
+  await Promise.all([inPool(invocation.messages, TRIES_AT_ONCE, tryOne), ...events]);
   if (problems.length > 0) throw new Error(`${problems.length} of the invocation's work could not be handed on: ${problems.slice(0, 3).join('; ')}`);
   return result;
 }
@@ -78,4 +85,17 @@ async function resendAfterLease(message: WorkMessage, deps: InvocationConsumerDe
   } catch {
     return false;
   }
+}
+
+/** Runs `work` on every item, at most `size` at once. */
+async function inPool<T>(items: readonly T[], size: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      const item = items[index];
+      if (item !== undefined) await work(item, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
 }
