@@ -69,10 +69,10 @@ export interface BenchReport {
     perClusterLifecycleUSD: number;
     perClusterLifecycle: CostLines;
     fleetAtRestMonthlyUSD: number;
-    /** Today's deployment (ADR 0003: one queue per kind, resync one message per object). */
+    /** The deployment (ADR 0110: one shared work queue with a dispatcher, resync one message per cluster). */
     fleetAtRest: FleetAtRest;
-    /** The same counts on ADR 0110's shared work queue with a dispatcher and a resync batched per cluster. */
-    sharedQueue: { perClusterLifecycleUSD: number; fleetAtRest: FleetAtRest };
+    /** The same counts on the topology ADR 0110 replaced (ADR 0003: one queue per kind, resync one message per object). */
+    queuePerKind: { perClusterLifecycleUSD: number; fleetAtRest: FleetAtRest };
     assumptions: string[];
   };
 }
@@ -100,8 +100,8 @@ export function formatReport(r: BenchReport): string {
     ['control plane writes/s', `${fixed(r.controlPlaneStoreWritesPerSecond, 0)} (${fixed(100 * r.controlPlaneFractionOfRaw, 0)}% of raw)`],
     ['resync / cluster', `${fixed(r.resyncPerCluster.reconciles, 1)} reconciles, ${fixed(r.resyncPerCluster.storeReads, 1)} reads, ${fixed(r.resyncPerCluster.storeWrites, 1)} writes`],
     ['cost / cluster lifecycle', `$${r.cost.perClusterLifecycleUSD.toFixed(6)}`],
-    [`10 clusters at rest / month`, atRest(r.cost.fleetAtRest), '≤ $1'],
-    [`  on a shared work queue (ADR 0110)`, `${atRest(r.cost.sharedQueue.fleetAtRest)}; $${r.cost.sharedQueue.perClusterLifecycleUSD.toFixed(6)} / cluster lifecycle`, '≤ $1'],
+    [`10 clusters at rest / month (shared work queue, ADR 0110)`, atRest(r.cost.fleetAtRest), '≤ $1'],
+    [`  was: a queue per kind (ADR 0003)`, `${atRest(r.cost.queuePerKind.fleetAtRest)}; $${r.cost.queuePerKind.perClusterLifecycleUSD.toFixed(6)} / cluster lifecycle`],
   ];
   if (r.faults) {
     const f = r.faults;

@@ -279,14 +279,15 @@ function buildReport(i: ReportInputs): BenchReport {
     objectsPerCluster: per(objects, options.clusters),
     kindsPerCluster: Object.keys(tracker.kindsSeen()).filter((k) => i.reconciledKinds.has(k)).length,
   };
-  const deployed = queuePerKindTopology(i.reconciledKinds.size);
-  const proposed = sharedQueueTopology();
+  // ADR 0110 is built: the stack deploys D (the shared work queue); A (a queue per kind, ADR 0003) is priced for comparison.
+  const deployed = sharedQueueTopology();
+  const replaced = queuePerKindTopology(i.reconciledKinds.size);
   const lifecyclePerCluster = operations(lifecycle, options.clusters);
   const resyncPerCluster = operations(i.resync, options.clusters);
   const perCluster = priceOperations(lifecyclePerCluster, assumptions, deployed);
   const atRest = fleetAtRest(resyncPerCluster, AT_REST_FLEET, options.resyncSeconds, assumptions, deployed);
-  const proposedPerCluster = priceOperations(lifecyclePerCluster, assumptions, proposed);
-  const proposedAtRest = fleetAtRest(resyncPerCluster, AT_REST_FLEET, options.resyncSeconds, assumptions, proposed);
+  const replacedPerCluster = priceOperations(lifecyclePerCluster, assumptions, replaced);
+  const replacedAtRest = fleetAtRest(resyncPerCluster, AT_REST_FLEET, options.resyncSeconds, assumptions, replaced);
   const activeSeconds = i.readySeconds + i.deleteSeconds;
   const controlPlaneWritesPerSecond = per(lifecycle.store.writes, activeSeconds);
   return {
@@ -345,8 +346,8 @@ function buildReport(i: ReportInputs): BenchReport {
       perClusterLifecycle: perCluster,
       fleetAtRestMonthlyUSD: atRest.totalUSD,
       fleetAtRest: atRest,
-      sharedQueue: { perClusterLifecycleUSD: proposedPerCluster.totalUSD, fleetAtRest: proposedAtRest },
-      assumptions: describeAssumptions(assumptions, [deployed, proposed]),
+      queuePerKind: { perClusterLifecycleUSD: replacedPerCluster.totalUSD, fleetAtRest: replacedAtRest },
+      assumptions: describeAssumptions(assumptions, [deployed, replaced]),
     },
   };
 }

@@ -10,5 +10,6 @@ export { ControlPlanePropsError } from './stacks/props/resolve-control-plane-pro
 export { RECONCILED_KINDS, type ReconciledKind, reconcileKindKey } from './stacks/reconciled-kinds.js';
 export { ResyncSchedule } from './stacks/schedule/resync-schedule.js';
 export { ObjectTable } from './stacks/state/object-table.js';
-export { type KindQueue, ReconcileQueues } from './stacks/work/reconcile-queues.js';
+export { type KindDeadLetterQueue, WorkQueues } from './stacks/work/work-queues.js';
+export { WorkDispatcher } from './stacks/work/work-dispatcher.js';
 export { StreamFailureQueue } from './stacks/work/stream-failure-queue.js';

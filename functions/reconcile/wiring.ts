@@ -5,7 +5,7 @@ import { awsWorkWiring } from './aws-work-wiring.js';
 import { requestProcessor } from './engine/process-request.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './engine/work/retry-policy.js';
 
-/** Environment variables of the generic reconcile function (besides TABLE_NAME, QUEUE_URLS …). */
+/** Environment variables of the generic reconcile function (besides TABLE_NAME, WORK_QUEUE_URL, DEAD_LETTER_QUEUE_URLS, LEASE_SECONDS). */
 export const RECONCILE_ENV = {
   /** `<group>/<Kind>` this function reconciles. */
   kind: 'RECONCILE_KIND',

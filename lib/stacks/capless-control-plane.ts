@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import { type IFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import { type ApiAuth, ManagementApi } from './api/management-api.js';
 import { CaplessFunction } from './functions/capless-function.js';
@@ -8,24 +8,29 @@ import { ENV } from './functions/entry-points.js';
 import { ProviderEventRules } from './events/provider-event-rules.js';
 import { grantProviderPermissions } from './functions/provider-permissions.js';
 import { HostedExtensions } from './hooks/hosted-extensions.js';
-import { ControlPlaneMonitoring } from './monitoring/control-plane-monitoring.js';
+import { ControlPlaneMonitoring, type WatchedKind } from './monitoring/control-plane-monitoring.js';
 import type { CaplessControlPlaneProps, ResolvedControlPlaneProps } from './props/control-plane-props.js';
 import { resolveControlPlaneProps } from './props/resolve-control-plane-props.js';
 import { reconcileKindKey } from './reconciled-kinds.js';
 import { ResyncSchedule } from './schedule/resync-schedule.js';
 import { ObjectTable } from './state/object-table.js';
-import { ReconcileQueues } from './work/reconcile-queues.js';
 import { StreamFailureQueue } from './work/stream-failure-queue.js';
+import { WorkDispatcher } from './work/work-dispatcher.js';
+import { WorkQueues } from './work/work-queues.js';
 
-/** A reconciler gets this long per batch; its queue hides a received request 6× as long (AWS's advice). */
+/** A reconciler gets this long per invocation (a batch of at most 100 requests of its kind). */
 const RECONCILER_TIMEOUT = Duration.seconds(60);
-const QUEUE_VISIBILITY_TIMEOUT = Duration.seconds(RECONCILER_TIMEOUT.toSeconds() * 6);
-/** A run's lease on its object outlives the run (timeout) and ends before SQS would redeliver. */
+/** The dispatcher only reads a batch and invokes; the shared queue hides a received message 6× as long (AWS's advice). */
+const DISPATCHER_TIMEOUT = Duration.seconds(30);
+const QUEUE_VISIBILITY_TIMEOUT = Duration.seconds(DISPATCHER_TIMEOUT.toSeconds() * 6);
+/** A run's lease on its object outlives the run (timeout); a crashed run's requests are re-sent after it. */
 const LEASE = Duration.seconds(RECONCILER_TIMEOUT.toSeconds() * 2);
 /** Past this age a stream record is skipped (and reported); by then the resync has re-enqueued its object. */
 const STREAM_MAX_RECORD_AGE = Duration.hours(1);
 const STREAM_RETRY_ATTEMPTS = 5;
 const OLDEST_MESSAGE_AGE_ALARM = Duration.minutes(15);
+/** How many dispatcher invocations the shared queue's event source runs at once (Lambda's minimum is 2). */
+const DISPATCHER_MAX_CONCURRENCY = 2;
 const ITERATOR_AGE_ALARM = Duration.minutes(5);
 
 function apiAuth(props: ResolvedControlPlaneProps): ApiAuth {
@@ -34,16 +39,19 @@ function apiAuth(props: ResolvedControlPlaneProps): ApiAuth {
 }
 
 /**
- * The capless control plane: the object table (and its Secrets, kept apart by IAM), one queue
- * and one reconciler function per kind, the stream router, the management API, the periodic
- * resync, and alarms with a dashboard. Put it in any stack of your own CDK app.
+ * The capless control plane: the object table (and its Secrets, kept apart by IAM), one shared
+ * work queue with its dispatcher and one reconciler function (with its own role, dead-letter
+ * queue and reserved concurrency) per kind (ADR 0110), the stream router, the management API,
+ * the periodic resync, and alarms with a dashboard. Put it in any stack of your own CDK app.
  *
  * Construct IDs below are part of the contract: renaming `State` or `Queues` (or a kind) would
  * replace the table or the queues.
  */
 export class CaplessControlPlane extends Construct {
   readonly objects: ObjectTable;
-  readonly queues: ReconcileQueues;
+  readonly queues: WorkQueues;
+  /** The shared work queue's dispatcher (ADR 0110). */
+  readonly dispatcher: WorkDispatcher;
   readonly streamFailures: StreamFailureQueue;
   readonly api: ManagementApi;
   readonly apiFunction: CaplessFunction;
@@ -62,7 +70,7 @@ export class CaplessControlPlane extends Construct {
     const { logRetention, reconciledKinds } = resolved;
 
     this.objects = new ObjectTable(this, 'State');
-    this.queues = new ReconcileQueues(this, 'Queues', {
+    this.queues = new WorkQueues(this, 'Queues', {
       kinds: reconciledKinds,
       key: this.objects.key,
       visibilityTimeout: QUEUE_VISIBILITY_TIMEOUT,
@@ -70,7 +78,7 @@ export class CaplessControlPlane extends Construct {
     });
     this.streamFailures = new StreamFailureQueue(this, 'StreamFailures', { key: this.objects.key });
     const tableEnv = { [ENV.tableName]: this.objects.tableName };
-    const allQueuesEnv = { ...tableEnv, [ENV.queueUrls]: this.queues.queueUrlsJson(), [ENV.secretAccess]: 'false' };
+    const allQueuesEnv = { ...tableEnv, [ENV.workQueueUrl]: this.queues.queue.queueUrl, [ENV.secretAccess]: 'false' };
 
     this.apiFunction = new CaplessFunction(this, 'ApiFunction', {
       entry: 'api',
@@ -112,6 +120,7 @@ export class CaplessControlPlane extends Construct {
 
     const reconcilers = new Map<string, CaplessFunction>();
     const monitored = new Map<string, IFunction>();
+    const watchedKinds: WatchedKind[] = [];
     for (const kind of reconciledKinds) {
       const key = reconcileKindKey(kind);
       const fn = new CaplessFunction(this, `Reconcile${kind.kind}`, {
@@ -120,9 +129,10 @@ export class CaplessControlPlane extends Construct {
         description: `capless reconciler for ${key}`,
         timeout: RECONCILER_TIMEOUT,
         logRetention,
+        reservedConcurrentExecutions: resolved.reconcilerMaxConcurrency,
         environment: {
           ...tableEnv,
-          [ENV.queueUrls]: this.queues.queueUrlsJson([kind]),
+          [ENV.workQueueUrl]: this.queues.queue.queueUrl,
           [ENV.deadLetterUrls]: this.queues.deadLetterUrlsJson([kind]),
           [ENV.reconcileKind]: key,
           [ENV.maxReceiveCount]: String(resolved.maxReceiveCount),
@@ -136,45 +146,50 @@ export class CaplessControlPlane extends Construct {
         this.objects.grantReadSecrets(fn.function);
         this.objects.grantWriteSecrets(fn.function);
       }
-      this.queues.grantEnqueue(fn.function, [kind]);
+      this.queues.grantEnqueue(fn.function);
       this.queues.grantDeadLetter(fn.function, [kind]);
       grantProviderPermissions(fn.role, kind.permissions ?? []);
       if (kind.eventRules && kind.eventRules.length > 0) {
-        new ProviderEventRules(this, `${kind.kind}Events`, { queue: this.queues.of(kind).queue, key: this.objects.key, rules: kind.eventRules });
+        new ProviderEventRules(this, `${kind.kind}Events`, { queue: this.queues.queue, kind: key, key: this.objects.key, rules: kind.eventRules });
       }
-      fn.function.addEventSource(
-        new SqsEventSource(this.queues.of(kind).queue, {
-          batchSize: 10,
-          reportBatchItemFailures: true,
-          maxConcurrency: resolved.reconcilerMaxConcurrency,
-        }),
-      );
       reconcilers.set(key, fn);
+      watchedKinds.push({ label: kind.kind, deadLetterQueue: this.queues.deadLetterOf(kind), reconciler: fn.function });
       monitored.set(`Reconcile${kind.kind}`, fn.function);
     }
     this.reconcilers = reconcilers;
+    this.dispatcher = new WorkDispatcher(this, 'Work', {
+      queues: this.queues,
+      key: this.objects.key,
+      reconcilers: new Map([...reconcilers].map(([key, fn]) => [key, fn.function])),
+      timeout: DISPATCHER_TIMEOUT,
+      maxConcurrency: DISPATCHER_MAX_CONCURRENCY,
+      leaseSeconds: LEASE.toSeconds(),
+      maxReceiveCount: resolved.maxReceiveCount,
+      logRetention,
+    });
 
     this.resync = new CaplessFunction(this, 'Resync', {
       entry: 'resync',
       serviceName: 'capless-resync',
-      description: 'capless: re-enqueue every object (periodic resync)',
+      description: 'capless: one resync message per cluster on the shared work queue (periodic resync)',
       timeout: Duration.minutes(5),
       logRetention,
       environment: allQueuesEnv,
     });
     this.objects.grantReadObjects(this.resync.function);
-    this.objects.grantWriteWorkItems(this.resync.function);
     this.queues.grantEnqueue(this.resync.function);
     this.resyncSchedule = new ResyncSchedule(this, 'ResyncSchedule', { handler: this.resync.function, period: resolved.resyncPeriod });
 
     monitored.set('Api', this.apiFunction.function);
     monitored.set('Router', this.router.function);
     monitored.set('Resync', this.resync.function);
+    monitored.set('Dispatcher', this.dispatcher.dispatcher.function);
     monitored.set('Hooks', this.hostedExtensions.function.function);
     this.monitoring = new ControlPlaneMonitoring(this, 'Monitoring', {
       functions: monitored,
       router: this.router.function,
-      queues: this.queues.all().map((q) => ({ label: q.kind.kind, queue: q.queue, deadLetterQueue: q.deadLetterQueue })),
+      workQueue: { label: 'Work', queue: this.queues.queue, deadLetterQueue: this.queues.deadLetterQueue },
+      kinds: watchedKinds,
       streamFailures: this.streamFailures.queue,
       httpApi: this.api.httpApi,
       oldestMessageAgeThreshold: OLDEST_MESSAGE_AGE_ALARM,

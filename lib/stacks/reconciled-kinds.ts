@@ -2,7 +2,7 @@ import type { GroupKind } from '../../shared/contracts/object.js';
 import type { ProviderEventRule, ProviderPermission } from '../../shared/contracts/provider-contract.js';
 import { AWS_RECONCILED_KINDS } from '../../shared/contracts/providers/aws/aws-provider.js';
 
-/** A kind the control plane reconciles: it gets one SQS queue (with its DLQ) and one function. */
+/** A kind the control plane reconciles: it gets one function and one dead-letter queue (its work goes through the shared queue, ADR 0110). */
 export interface ReconciledKind extends GroupKind {
   /**
    * The reconciler reads and writes Secrets (bootstrap data, CA keys, kubeconfigs). Only these
@@ -11,11 +11,11 @@ export interface ReconciledKind extends GroupKind {
   readonly needsSecrets: boolean;
   /** IAM statements the kind's reconciler needs beyond the object table (declared by its provider). */
   readonly permissions?: readonly ProviderPermission[];
-  /** Cloud events (EventBridge rules) delivered to the kind's queue. */
+  /** Cloud events (EventBridge rules) delivered to the shared work queue for the kind's reconciler. */
   readonly eventRules?: readonly ProviderEventRule[];
 }
 
-/** The kinds capless reconciles out of the box (one queue and one function each). */
+/** The kinds capless reconciles out of the box (one function and one dead-letter queue each). */
 export const RECONCILED_KINDS: readonly ReconciledKind[] = [
   { group: 'cluster.x-k8s.io', kind: 'Cluster', needsSecrets: true },
   { group: 'cluster.x-k8s.io', kind: 'ClusterClass', needsSecrets: false },
@@ -36,7 +36,7 @@ export const RECONCILED_KINDS: readonly ReconciledKind[] = [
   { group: 'runtime.cluster.x-k8s.io', kind: 'ExtensionConfig', needsSecrets: true },
 ];
 
-/** `<group>/<Kind>`: the key of QUEUE_URLS and the value of RECONCILE_KIND. */
+/** `<group>/<Kind>`: the key of RECONCILER_FUNCTIONS and DEAD_LETTER_QUEUE_URLS, and the value of RECONCILE_KIND. */
 export function reconcileKindKey(kind: GroupKind): string {
   return `${kind.group}/${kind.kind}`;
 }

@@ -19,6 +19,12 @@ export const WorkMessageSchema = z.object({
   dueAt: z.number().int().optional(),
   /** Failed tries so far: set on the retry of a failed request. */
   failures: z.number().int().min(0).optional(),
+  /**
+   * Run this request in an invocation of its own: set by the dispatcher on the requests of a
+   * reconciler invocation that crashed, so the one that crashes it is found and counted alone
+   * (docs/adr/0111). Queues that do not batch invocations ignore it.
+   */
+  isolate: z.literal(true).optional(),
 });
 
 export type WorkMessage = z.infer<typeof WorkMessageSchema>;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../lib/stacks/functions/project-root.js';
 import { conditionsOf, findCondition } from '../../shared/contracts/conditions.js';
-import { isRecord, stringAt, valueAt } from '../../shared/contracts/json.js';
+import { isRecord, valueAt } from '../../shared/contracts/json.js';
 import { type KubeObject, LABEL_CLUSTER_NAME } from '../../shared/contracts/object.js';
 import { eventually } from '../support/eventually.js';
 import { RestClient, type SendRequest } from '../support/rest-client.js';
@@ -36,6 +36,9 @@ const EXPECTED_UNSUPPORTED = [
   'AWS::ApiGatewayV2::Stage',
   'AWS::CDK::Metadata',
   'AWS::CloudWatch::Alarm',
+  // Each reconciler's asynchronous invocation settings (ADR 0110): the runtime reads them from the
+  // synthesized template instead (deployed/lambda-invoke-api.ts).
+  'AWS::Lambda::EventInvokeConfig',
   'AWS::SQS::QueuePolicy',
   'AWS::Scheduler::Schedule',
   // The hosted extensions' path secret (ADR 0100): moto's CloudFormation has no model for it, so the
@@ -146,23 +149,29 @@ describe('the synthesized stack deployed to moto', () => {
       if (exercised(poller.fn)) expect(poller.delivered, `${poller.fn.spec.logicalId}'s mapping delivered nothing\n${report}`).toBeGreaterThan(0);
     }
     expect(rt.streamPollers.map((p) => p.discarded)).toEqual([0]);
+    // The dispatcher invoked the reconcilers asynchronously, and none of those invocations failed.
+    expect(rt.lambda.counters.accepted, report).toBeGreaterThan(0);
+    expect(rt.lambda.counters.failed, report).toBe(0);
     expect((await rt.deadLetterDepths()).filter((q) => q.visible + q.inFlight > 0)).toEqual([]);
     expect(rt.api.counters.functionErrors).toBe(0);
   }, 900_000);
 
   it.each([
-    ['ReconcileInMemoryMachine', 'InMemoryMachine', 'allowed'],
-    ['ReconcileInMemoryMachine', 'Cluster', 'refused'],
-    ['ReconcileKubeadmConfig', 'KubeadmControlPlane', 'refused'],
-    ['Router', 'KubeadmControlPlane', 'allowed'],
-    ['ApiFunction', 'Cluster', 'refused'],
-  ])("IAM for SQS: %s's role sending to the %s queue is %s", async (fn, kind, verdict) => {
+    ['ReconcileInMemoryMachine', 'SharedWork/Queue', 'allowed'],
+    ['ReconcileInMemoryMachine', 'InMemoryMachine/DeadLetterQueue', 'allowed'],
+    ['ReconcileInMemoryMachine', 'Cluster/DeadLetterQueue', 'refused'],
+    ['ReconcileKubeadmConfig', 'KubeadmControlPlane/DeadLetterQueue', 'refused'],
+    ['Router', 'SharedWork/Queue', 'allowed'],
+    ['Router', 'Cluster/DeadLetterQueue', 'refused'],
+    ['Work/Dispatcher', 'Cluster/DeadLetterQueue', 'allowed'],
+    ['ApiFunction', 'SharedWork/Queue', 'refused'],
+  ])("IAM for SQS: %s's role sending to the %s is %s", async (fn, queuePath, verdict) => {
     const api = new MotoApi(moto.endpoint);
     const deployed = await deployToMoto(api, { cdkOut: CDK_OUT, log: () => undefined });
     const fnId = logicalIdAt(deployed.synthesized, `/${fn}/Function/Resource`);
     const role = deployed.resources.get(logicalIdAt(deployed.synthesized, `/${fn}/Role/Resource`));
-    const queue = deployed.resources.get(logicalIdAt(deployed.synthesized, `/Queues/${kind}/Queue/Resource`));
-    if (!role || !queue) throw new Error(`${fnId}: role or ${kind} queue not deployed`);
+    const queue = deployed.resources.get(logicalIdAt(deployed.synthesized, `/Queues/${queuePath}/Resource`));
+    if (!role || !queue) throw new Error(`${fnId}: role or ${queuePath} not deployed`);
     const roleArn = `arn:aws:iam::${deployed.accountId}:role/${role.physicalId}`;
     const asFunction = new MotoApi(moto.endpoint, await assumeRole(api, roleArn));
     const body = JSON.stringify({ QueueUrl: queue.physicalId, MessageBody: '{}' });
@@ -172,14 +181,15 @@ describe('the synthesized stack deployed to moto', () => {
     expect(sent).toBe(verdict);
   });
 
-  it('ends two faults with dead letters, never a hang: a reconciler that fails on every event (the object says so) and a function that never answers (its message outlives the visibility timeout)', async () => {
+  it('ends two faults with dead letters, never a hang: a reconciler that fails on every event (the object says so) and a function that never answers (its invocations fail, the dispatcher counts them)', async () => {
     // The MachineDeployment function: every DynamoDB Query fails (its reconcile lists the
     // MachineSets and Machines first); item reads and writes, work records and SQS work, so the
     // reconcile is retried with backoff, then ReconcileSucceeded=False and its dead-letter queue.
     const failing = await startFaultProxy(moto.endpoint, (request) => (request.target === 'DynamoDB_20120810.Query' ? 'fail' : 'pass'));
     // The KubeadmControlPlane function: no DynamoDB request is ever answered, so every invocation
-    // runs into the function timeout (2 s here) and its message stays in flight past the queue's
-    // visibility timeout (3 s here, 360 s as synthesized) until the redrive policy dead-letters it.
+    // runs into the function timeout (2 s here); Lambda puts it on the on-failure destination (the
+    // shared queue), and the dispatcher sends its requests again after the lease (3 s here, 120 s
+    // as synthesized), one failure more each time, until it dead-letters them.
     const hanging = await startFaultProxy(moto.endpoint, () => 'hang');
     faultProxies.push(failing, hanging);
     const failingFn = '/ReconcileMachineDeployment/Function/Resource';
@@ -191,9 +201,8 @@ describe('the synthesized stack deployed to moto', () => {
         withProperties(hangingFn, (properties) => {
           properties.Timeout = 2;
         }),
-        withProperties('/Queues/KubeadmControlPlane/Queue/Resource', (properties) => {
-          properties.VisibilityTimeout = 3;
-        }),
+        withFunctionVariable(hangingFn, 'LEASE_SECONDS', '3'),
+        withFunctionVariable('/Work/Dispatcher/Function/Resource', 'LEASE_SECONDS', '3'),
       ),
     );
     await applyExample(api, { controlPlane: 1, workers: 1 });
@@ -245,40 +254,45 @@ describe('the synthesized stack deployed to moto', () => {
   /** Where a breakage shows, besides the cluster never becoming Available. */
   type Evidence = (rt: DeployedRuntime) => Promise<string | undefined>;
 
+  /** The dispatcher's RECONCILER_FUNCTIONS as the template writes it: a join of `"<kind>":"` strings and function Refs. */
+  const reconcilerFunctionParts = (template: Template): unknown[] => {
+    const dispatcher = template.Resources[logicalIdAt(template, '/Work/Dispatcher/Function/Resource')];
+    const join = valueAt(dispatcher?.Properties, 'Environment', 'Variables', 'RECONCILER_FUNCTIONS', 'Fn::Join');
+    const parts: unknown = Array.isArray(join) ? join[1] : undefined;
+    if (!Array.isArray(parts)) throw new Error('the dispatcher has no RECONCILER_FUNCTIONS join');
+    return parts;
+  };
+  const entryOf = (parts: unknown[], kind: string): number => {
+    const at = parts.findIndex((part) => typeof part === 'string' && part.endsWith(`/${kind}":"`));
+    if (at < 0) throw new Error(`no ${kind} entry in the dispatcher's RECONCILER_FUNCTIONS`);
+    return at;
+  };
+
   it.each<[string, (template: Template) => Template, Evidence]>([
     [
-      'the InMemoryMachine reconciler without its event source mapping',
+      'a dispatcher that does not know the InMemoryMachine reconciler',
       (template) => {
-        const fn = logicalIdAt(template, '/ReconcileInMemoryMachine/Function/Resource');
-        const mapping = Object.entries(template.Resources).find(
-          ([, r]) => r.Type === 'AWS::Lambda::EventSourceMapping' && stringAt(valueAt(r.Properties, 'FunctionName'), 'Ref') === fn,
-        );
-        if (!mapping) throw new Error(`no event source mapping for ${fn}`);
-        delete template.Resources[mapping[0]];
+        const parts = reconcilerFunctionParts(template);
+        const at = entryOf(parts, 'InMemoryMachine');
+        parts[at] = String(parts[at]).replace('/InMemoryMachine":"', '/NotInMemoryMachine":"');
         return template;
       },
       async (rt) => {
-        const queue = logicalIdAt(rt.stack.synthesized, '/Queues/InMemoryMachine/Queue/Resource');
-        const depth = await rt.queueDepthOf(queue);
-        return depth.visible > 0 ? undefined : `the InMemoryMachine queue holds nothing: ${JSON.stringify(depth)}`;
+        const dispatcher = rt.sqsPollers.find((p) => p.fn.spec.logicalId === logicalIdAt(rt.stack.synthesized, '/Work/Dispatcher/Function/Resource'));
+        return dispatcher && dispatcher.kept > 0 ? undefined : 'the dispatcher left no InMemoryMachine request on the shared queue';
       },
     ],
     [
-      'the router sending InMemoryMachine requests to the InMemoryCluster queue',
+      'the dispatcher invoking the InMemoryCluster reconciler with InMemoryMachine requests',
       (template) => {
-        const router = template.Resources[logicalIdAt(template, '/Router/Function/Resource')];
-        const wrongQueue = logicalIdAt(template, '/Queues/InMemoryCluster/Queue/Resource');
-        const join = valueAt(router?.Properties, 'Environment', 'Variables', 'QUEUE_URLS', 'Fn::Join');
-        const parts: unknown = Array.isArray(join) ? join[1] : undefined;
-        if (!Array.isArray(parts)) throw new Error('the router has no QUEUE_URLS join');
-        const at = parts.findIndex((part) => typeof part === 'string' && part.endsWith('/InMemoryMachine":"'));
-        if (at < 0) throw new Error('no InMemoryMachine entry in the router QUEUE_URLS');
-        parts[at + 1] = { Ref: wrongQueue };
+        const parts = reconcilerFunctionParts(template);
+        parts[entryOf(parts, 'InMemoryMachine') + 1] = { Ref: logicalIdAt(template, '/ReconcileInMemoryCluster/Function/Resource') };
         return template;
       },
       async (rt) => {
-        const poller = rt.sqsPollers.find((p) => p.fn.spec.logicalId === logicalIdAt(rt.stack.synthesized, '/ReconcileInMemoryCluster/Function/Resource'));
-        return poller && poller.kept > 0 ? undefined : 'the InMemoryCluster reconciler refused no request';
+        const refusing = rt.functions.get(logicalIdAt(rt.stack.synthesized, '/ReconcileInMemoryCluster/Function/Resource'));
+        const refused = (refusing?.errors ?? []).filter((e) => e.errorMessage.includes('this function serves InMemoryCluster'));
+        return refused.length > 0 ? undefined : 'the InMemoryCluster reconciler refused no invocation';
       },
     ],
   ])('does not converge with %s', async (_breakage, edit, evidence) => {

@@ -53,17 +53,19 @@ describe.each(['memory', 'dynamodb'] as const)('npm run bench on the %s store (3
     expect(r.cost.fleetAtRestMonthlyUSD).toBeGreaterThan(0);
     expect(rest.totalUSD).toBeCloseTo(rest.resyncUSD + rest.idlePollingUSD + rest.storageUSD, 12);
     expect(rest.clusters).toBe(10);
-    const shared = r.cost.sharedQueue.fleetAtRest;
-    expect(shared.topology).toBe('shared-queue');
-    expect(shared.idlePollingUSD).toBeLessThan(rest.idlePollingUSD);
-    expect(shared.totalUSD).toBeCloseTo(shared.resyncUSD + shared.idlePollingUSD + shared.storageUSD, 12);
+    // The deployed topology is ADR 0110's shared work queue; the queue per kind it replaced is priced beside it.
+    expect(rest.topology).toBe('shared-queue');
+    const replaced = r.cost.queuePerKind.fleetAtRest;
+    expect(replaced.topology).toBe('queue-per-kind');
+    expect(rest.idlePollingUSD).toBeLessThan(replaced.idlePollingUSD);
+    expect(replaced.totalUSD).toBeCloseTo(replaced.resyncUSD + replaced.idlePollingUSD + replaced.storageUSD, 12);
     expect(r.cost.assumptions.length).toBeGreaterThan(3);
 
     const table = formatReport(r);
     expect(table).toContain('reconciles / object');
     expect(table).toContain('capless CLI start get / describe / apply');
-    expect(table).toContain('10 clusters at rest / month');
-    expect(table).toContain('on a shared work queue (ADR 0110)');
+    expect(table).toContain('10 clusters at rest / month (shared work queue, ADR 0110)');
+    expect(table).toContain('was: a queue per kind (ADR 0003)');
     expect(JSON.parse(JSON.stringify(r))).toEqual(r);
   });
 });

@@ -2,7 +2,7 @@
  * The AWS provider in the stack, all derived from its one registration: its kinds get queues and
  * functions, the AWSMachine and AWSCluster functions get exactly the EC2 / ELB / Secrets Manager
  * permissions the provider declares, mutating EC2 actions only on capless-tagged resources, and
- * EventBridge's EC2 state-change notifications go to the AWSMachine queue.
+ * EventBridge's EC2 state-change notifications go to the shared work queue, for the AWSMachine reconciler.
  */
 
 import { describe, expect, it } from 'vitest';
@@ -60,7 +60,7 @@ describe('AWS provider in the stack', () => {
     for (const other of others) expect(other.statements.flatMap((s) => s.actions).filter((a) => a.startsWith('ec2:')), other.serviceName).toEqual([]);
   });
 
-  it('routes EC2 instance state-change notifications to the AWSMachine queue', () => {
+  it('routes EC2 instance state-change notifications to the shared work queue, naming the AWSMachine kind', () => {
     const rules = Object.values(template.findResources('AWS::Events::Rule'));
     const ec2Rules = rules.filter((r) => JSON.stringify(valueAt(r, 'Properties', 'EventPattern', 'source')) === '["aws.ec2"]');
     expect(ec2Rules).toHaveLength(1);
@@ -68,7 +68,9 @@ describe('AWS provider in the stack', () => {
     expect(valueAt(rule, 'Properties', 'EventPattern', 'detail-type')).toEqual(['EC2 Instance State-change Notification']);
     const targets = valueAt(rule, 'Properties', 'Targets');
     const arn = Array.isArray(targets) ? valueAt(targets[0], 'Arn') : undefined;
-    expect(referencedId(arn)).toMatch(/^ControlPlaneQueuesAWSMachineQueue/);
-    expect(String(Array.isArray(targets) ? valueAt(targets[0], 'InputTransformer', 'InputTemplate') : '')).toContain('cloudEvent');
+    expect(referencedId(arn)).toMatch(/^ControlPlaneQueuesSharedWorkQueue/);
+    const input = String(Array.isArray(targets) ? valueAt(targets[0], 'InputTransformer', 'InputTemplate') : '');
+    expect(input).toContain('cloudEvent');
+    expect(input).toContain('"kind":"infrastructure.cluster.x-k8s.io/AWSMachine"');
   });
 });

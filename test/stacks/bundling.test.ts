@@ -37,7 +37,8 @@ function bundles(): { dir: string; environment: Record<string, string> }[] {
       dir: join(outdir, `asset.${key.replace(/\.zip$/, '')}`),
       environment: {
         TABLE_NAME: 'capless-objects',
-        QUEUE_URLS: '{}',
+        WORK_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/work',
+        RECONCILER_FUNCTIONS: '{}',
         AWS_REGION: 'us-east-1',
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
         ...(kind ? { RECONCILE_KIND: kind } : {}),
@@ -49,8 +50,8 @@ function bundles(): { dir: string; environment: Record<string, string> }[] {
 describe('function bundles', () => {
   it('exist for every function as index.mjs with a source map', () => {
     const all = bundles();
-    // The API, the router, the resync, the hosted extensions, and one reconciler per reconciled kind.
-    expect(all).toHaveLength(4 + RECONCILED_KINDS.length);
+    // The API, the router, the resync, the hosted extensions, the dispatcher, and one reconciler per reconciled kind.
+    expect(all).toHaveLength(5 + RECONCILED_KINDS.length);
     for (const { dir } of all) {
       expect(existsSync(join(dir, 'index.mjs')), dir).toBe(true);
       expect(existsSync(join(dir, 'index.mjs.map')), dir).toBe(true);

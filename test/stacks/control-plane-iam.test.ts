@@ -68,8 +68,37 @@ describe('every IAM policy', () => {
   });
 });
 
-/** Functions that work on the table (all but the hosted extensions, which touch no object). */
-const TABLE_FUNCTIONS = functions.filter((f) => f.serviceName !== 'capless-hooks');
+/** Functions that work on the table (all but the hosted extensions and the dispatcher, which touch no object). */
+const TABLE_FUNCTIONS = functions.filter((f) => f.serviceName !== 'capless-hooks' && f.serviceName !== 'capless-dispatch');
+
+describe('function capless-dispatch (the shared work queue\'s dispatcher, ADR 0110)', () => {
+  const policy = fn('capless-dispatch');
+
+  it('touches no table', () => {
+    expect(policy.statements.flatMap((s) => s.actions).filter((a) => a.startsWith('dynamodb:'))).toEqual([]);
+  });
+
+  it('may invoke exactly the reconciler functions, each by its own ARN', () => {
+    const invokes = policy.statements.filter((s) => s.actions.some((a) => a.startsWith('lambda:')));
+    expect(invokes.flatMap((s) => s.actions)).toEqual(['lambda:InvokeFunction']);
+    const targets = invokes.flatMap((s) => s.resources.map(referencedId)).sort();
+    expect(targets).toHaveLength(RECONCILED_KINDS.length);
+    expect(new Set(targets).size).toBe(RECONCILED_KINDS.length);
+    for (const kind of RECONCILED_KINDS) expect(targets).toContainEqual(expect.stringMatching(new RegExp(`^ControlPlaneReconcile${kind.kind}Function[0-9A-F]{8}$`)));
+  });
+
+  it("may send to the shared work queue (hops, re-sends) and to every kind's dead-letter queue", () => {
+    const sent = sentQueues(policy);
+    expect(sent).toHaveLength(1 + RECONCILED_KINDS.length);
+    expect(sent).toContainEqual(expect.stringMatching(/^ControlPlaneQueuesSharedWorkQueue[0-9A-F]{8}$/));
+    for (const kind of RECONCILED_KINDS) expect(sent).toContainEqual(expect.stringMatching(new RegExp(`^ControlPlaneQueues${kind.kind}DeadLetterQueue[0-9A-F]{8}$`)));
+  });
+
+  it('is the only function that may invoke another', () => {
+    const invokers = functions.filter((f) => f.statements.some((s) => s.actions.includes('lambda:InvokeFunction')));
+    expect(invokers.map((f) => f.serviceName)).toEqual(['capless-dispatch']);
+  });
+});
 
 describe('function capless-hooks (hosted Runtime Extensions)', () => {
   const policy = fn('capless-hooks');
@@ -117,19 +146,15 @@ describe.each(TABLE_FUNCTIONS.map((f) => [f.serviceName, f] as const))('function
 });
 
 describe('queue access', () => {
-  const allKindQueues = RECONCILED_KINDS.map((k) => k.kind);
-
-  it.each(['capless-router', 'capless-resync'])('%s may enqueue to every kind', (serviceName) => {
-    const sent = sentQueues(fn(serviceName));
-    expect(sent).toHaveLength(allKindQueues.length);
-    for (const kind of allKindQueues) expect(sent.some((id) => id.startsWith(`ControlPlaneQueues${kind}Queue`))).toBe(true);
+  it.each(['capless-router', 'capless-resync'])('%s may send only to the shared work queue', (serviceName) => {
+    expect(sentQueues(fn(serviceName))).toEqual([expect.stringMatching(/^ControlPlaneQueuesSharedWorkQueue[0-9A-F]{8}$/)]);
   });
 
-  it.each(RECONCILED_KINDS.map((k) => [k.kind]))('the %s reconciler may send only to its own queue and dead-letter queue', (kind) => {
+  it.each(RECONCILED_KINDS.map((k) => [k.kind]))('the %s reconciler may send only to the shared work queue and its own dead-letter queue', (kind) => {
     const sent = sentQueues(fn(`capless-reconcile-${kind.toLowerCase()}`));
     expect(sent).toEqual([
       expect.stringMatching(new RegExp(`^ControlPlaneQueues${kind}DeadLetterQueue[0-9A-F]{8}$`)),
-      expect.stringMatching(new RegExp(`^ControlPlaneQueues${kind}Queue[0-9A-F]{8}$`)),
+      expect.stringMatching(/^ControlPlaneQueuesSharedWorkQueue[0-9A-F]{8}$/),
     ]);
   });
 
@@ -144,9 +169,13 @@ describe('queue access', () => {
 });
 
 describe('object writes', () => {
-  it.each(['capless-router', 'capless-resync'])('%s writes only work items, never objects', (serviceName) => {
-    const writes = itemStatements(fn(serviceName)).filter((s) => s.actions.includes('dynamodb:PutItem') || s.actions.includes('dynamodb:UpdateItem'));
-    expect(writes).toHaveLength(1);
-    expect(writes.map((s) => leadingKeys(s, 'ForAllValues:StringLike'))).toEqual([['work#*']]);
+  const writesOf = (serviceName: string) => itemStatements(fn(serviceName)).filter((s) => s.actions.includes('dynamodb:PutItem') || s.actions.includes('dynamodb:UpdateItem'));
+
+  it('the router writes only work items, never objects', () => {
+    expect(writesOf('capless-router').map((s) => leadingKeys(s, 'ForAllValues:StringLike'))).toEqual([['work#*']]);
+  });
+
+  it('the resync writes nothing: its per-cluster messages take no work record (ADR 0110)', () => {
+    expect(writesOf('capless-resync')).toEqual([]);
   });
 });

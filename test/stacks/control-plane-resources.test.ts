@@ -15,7 +15,7 @@ const jwt = synthStack({
 }).template;
 
 const KINDS = RECONCILED_KINDS.length;
-const FUNCTIONS = KINDS + 4; // reconcilers + api, router, resync, hosted extensions
+const FUNCTIONS = KINDS + 5; // reconcilers + api, router, resync, hosted extensions, dispatcher
 const HOOKS_ROUTE = 'POST /hooks/{proxy+}';
 const managementRoutes = (t: Template) => Object.values(t.findResources('AWS::ApiGatewayV2::Route')).filter((r) => valueAt(r, 'Properties', 'RouteKey') !== HOOKS_ROUTE);
 
@@ -50,11 +50,12 @@ describe('the object table', () => {
   });
 });
 
-describe('the reconcile queues', () => {
+describe('the work queues (ADR 0110)', () => {
   const queues = template.findResources('AWS::SQS::Queue');
 
-  it('has a queue and a dead-letter queue per kind, plus the stream failure queue', () => {
-    expect(Object.keys(queues)).toHaveLength(KINDS * 2 + 1);
+  it('are one shared work queue with its dead-letter queue, a dead-letter queue per kind, and the stream failure queue', () => {
+    expect(Object.keys(queues)).toHaveLength(2 + KINDS + 1);
+    for (const kind of RECONCILED_KINDS) expect(logicalIds(template, 'AWS::SQS::Queue')).toContainEqual(expect.stringMatching(new RegExp(`^ControlPlaneQueues${kind.kind}DeadLetterQueue[0-9A-F]{8}$`)));
   });
 
   it('encrypts every queue with the CMK', () => {
@@ -63,19 +64,21 @@ describe('the reconcile queues', () => {
     }
   });
 
-  it('redrives every kind queue to its own dead-letter queue after maxReceiveCount receives', () => {
-    const workQueues = Object.entries(queues).filter(([id]) => /Queues.*Queue[0-9A-F]{8}$/.test(id) && !id.includes('DeadLetter'));
-    expect(workQueues).toHaveLength(KINDS);
-    const targets = workQueues.map(([, queue]) => {
-      expect(valueAt(queue, 'Properties', 'RedrivePolicy', 'maxReceiveCount')).toBe(5);
-      return referencedId(valueAt(queue, 'Properties', 'RedrivePolicy', 'deadLetterTargetArn'));
-    });
-    expect(new Set(targets).size).toBe(KINDS);
-    for (const target of targets) expect(target).toMatch(/DeadLetterQueue/);
+  it('redrives only the shared queue, to its own dead-letter queue after maxReceiveCount receives', () => {
+    const redriven = Object.entries(queues).filter(([, queue]) => valueAt(queue, 'Properties', 'RedrivePolicy') !== undefined);
+    expect(redriven.map(([id]) => id)).toEqual([expect.stringMatching(/^ControlPlaneQueuesSharedWorkQueue[0-9A-F]{8}$/)]);
+    expect(valueAt(redriven[0]?.[1], 'Properties', 'RedrivePolicy', 'maxReceiveCount')).toBe(5);
+    expect(referencedId(valueAt(redriven[0]?.[1], 'Properties', 'RedrivePolicy', 'deadLetterTargetArn'))).toMatch(/^ControlPlaneQueuesSharedWorkDeadLetterQueue/);
+  });
+
+  it('hides a received message six times as long as the dispatcher may run', () => {
+    const shared = Object.entries(queues).find(([id]) => id.startsWith('ControlPlaneQueuesSharedWorkQueue'))?.[1];
+    expect(valueAt(shared, 'Properties', 'VisibilityTimeout')).toBe(180);
+    template.hasResourceProperties('AWS::Lambda::Function', { Timeout: 30, Environment: { Variables: Match.objectLike({ POWERTOOLS_SERVICE_NAME: 'capless-dispatch' }) } });
   });
 
   it('denies every request that is not over TLS', () => {
-    template.resourceCountIs('AWS::SQS::QueuePolicy', KINDS * 2 + 1);
+    template.resourceCountIs('AWS::SQS::QueuePolicy', 2 + KINDS + 1);
     template.allResourcesProperties('AWS::SQS::QueuePolicy', {
       PolicyDocument: {
         Statement: Match.arrayWith([
@@ -89,9 +92,9 @@ describe('the reconcile queues', () => {
 describe('the functions', () => {
   const functions = functionPolicies(template);
 
-  it('are the API, the router, the resync and one reconciler per kind', () => {
+  it('are the API, the router, the resync, the dispatcher and one reconciler per kind', () => {
     expect(functions.map((f) => f.serviceName).sort()).toEqual(
-      ['capless-api', 'capless-router', 'capless-resync', 'capless-hooks', ...RECONCILED_KINDS.map((k) => `capless-reconcile-${k.kind.toLowerCase()}`)].sort(),
+      ['capless-api', 'capless-router', 'capless-resync', 'capless-hooks', 'capless-dispatch', ...RECONCILED_KINDS.map((k) => `capless-reconcile-${k.kind.toLowerCase()}`)].sort(),
     );
   });
 
@@ -107,26 +110,41 @@ describe('the functions', () => {
     });
   });
 
-  it('tell each reconciler its kind, the table, its own queues, the retry budget and the lease', () => {
+  it('tell each reconciler its kind, the table, the shared queue, its own dead-letter queue, the retry budget and the lease', () => {
     for (const kind of RECONCILED_KINDS) {
       const fn = functions.find((f) => f.serviceName === `capless-reconcile-${kind.kind.toLowerCase()}`);
       expect(fn?.environment.RECONCILE_KIND).toBe(`${kind.group}/${kind.kind}`);
       expect(fn?.environment.TABLE_NAME).toEqual({ Ref: expect.stringMatching(/StateTable/) });
       expect(fn?.environment.MAX_RECEIVE_COUNT).toBe('5');
       expect(fn?.environment.LEASE_SECONDS).toBe('120');
-      const queueUrls = JSON.stringify(fn?.environment.QUEUE_URLS);
-      expect(queueUrls).toContain(`${kind.group}/${kind.kind}`);
-      expect(queueUrls).toContain(`Queues${kind.kind}Queue`);
-      expect(queueUrls).not.toContain('DeadLetter');
-      expect(JSON.stringify(fn?.environment.DEAD_LETTER_QUEUE_URLS)).toContain(`Queues${kind.kind}DeadLetterQueue`);
+      expect(fn?.environment.WORK_QUEUE_URL).toEqual({ Ref: expect.stringMatching(/^ControlPlaneQueuesSharedWorkQueue/) });
+      expect(fn?.environment.QUEUE_URLS).toBeUndefined();
+      const deadLetters = JSON.stringify(fn?.environment.DEAD_LETTER_QUEUE_URLS);
+      expect(deadLetters).toContain(`Queues${kind.kind}DeadLetterQueue`);
+      expect(deadLetters.match(/DeadLetterQueue/g)).toHaveLength(1);
     }
   });
 
-  it('give the router and the resync the URL of every queue', () => {
-    for (const name of ['capless-router', 'capless-resync']) {
-      const urls = JSON.stringify(functions.find((f) => f.serviceName === name)?.environment.QUEUE_URLS);
-      for (const kind of RECONCILED_KINDS) expect(urls).toContain(`${kind.group}/${kind.kind}`);
+  it.each(['capless-router', 'capless-resync'])('give %s the URL of the shared work queue', (name) => {
+    expect(functions.find((f) => f.serviceName === name)?.environment.WORK_QUEUE_URL).toEqual({ Ref: expect.stringMatching(/^ControlPlaneQueuesSharedWorkQueue/) });
+  });
+
+  it("give the dispatcher every kind's reconciler, every kind's dead-letter queue, the lease and the retry budget", () => {
+    const dispatcher = functions.find((f) => f.serviceName === 'capless-dispatch');
+    const reconcilers = JSON.stringify(dispatcher?.environment.RECONCILER_FUNCTIONS);
+    const deadLetters = JSON.stringify(dispatcher?.environment.DEAD_LETTER_QUEUE_URLS);
+    for (const kind of RECONCILED_KINDS) {
+      expect(reconcilers).toContain(`"${kind.group}/${kind.kind}\\":\\"`);
+      expect(reconcilers).toMatch(new RegExp(`ControlPlaneReconcile${kind.kind}Function[0-9A-F]{8}`));
+      expect(deadLetters).toContain(`Queues${kind.kind}DeadLetterQueue`);
     }
+    expect(dispatcher?.environment.LEASE_SECONDS).toBe('120');
+    expect(dispatcher?.environment.MAX_RECEIVE_COUNT).toBe('5');
+  });
+
+  it.each(RECONCILED_KINDS.map((k) => [k.kind]))('reserve the concurrency of the %s reconciler (its per-kind limit)', (kind) => {
+    const fn = Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) => new RegExp(`^ControlPlaneReconcile${kind}Function[0-9A-F]{8}$`).test(id));
+    expect(valueAt(fn?.[1], 'Properties', 'ReservedConcurrentExecutions')).toBe(5);
   });
 });
 
@@ -144,14 +162,28 @@ describe('the event sources', () => {
     });
   });
 
-  it.each(RECONCILED_KINDS.map((k) => [k.kind]))('feed the %s queue to its reconciler with partial failures and a concurrency cap', (kind) => {
+  it('feed the shared work queue to the dispatcher with partial failures and a concurrency cap, and nothing else from a queue', () => {
+    const sqsMappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).filter((m) => JSON.stringify(valueAt(m, 'Properties', 'EventSourceArn')).includes('Queue'));
+    expect(sqsMappings).toHaveLength(1);
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp(`Queues${kind}Queue`), 'Arn'] },
-      FunctionName: { Ref: Match.stringLikeRegexp(`Reconcile${kind}Function`) },
+      EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('QueuesSharedWorkQueue'), 'Arn'] },
+      FunctionName: { Ref: Match.stringLikeRegexp('WorkDispatcherFunction') },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
-      ScalingConfig: { MaximumConcurrency: 5 },
+      ScalingConfig: { MaximumConcurrency: 2 },
     });
   });
+
+  it.each(RECONCILED_KINDS.map((k) => [k.kind]))(
+    "invoke the %s reconciler asynchronously without Lambda retries, its failures going back to the shared queue",
+    (kind) => {
+      template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+        FunctionName: { Ref: Match.stringLikeRegexp(`Reconcile${kind}Function`) },
+        MaximumRetryAttempts: 0,
+        MaximumEventAgeInSeconds: 6 * 3600,
+        DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [Match.stringLikeRegexp('QueuesSharedWorkQueue'), 'Arn'] } } },
+      });
+    },
+  );
 });
 
 describe('the management API', () => {
@@ -245,8 +277,9 @@ describe('monitoring', () => {
     alarms.filter((a) => valueAt(a, 'Properties', 'MetricName') === metric && valueAt(a, 'Properties', 'Namespace') === namespace).length;
 
   it.each([
-    ['dead-letter depth per kind, plus the stream failure queue', 'ApproximateNumberOfMessagesVisible', 'AWS/SQS', KINDS + 1],
-    ['oldest message age per kind queue', 'ApproximateAgeOfOldestMessage', 'AWS/SQS', KINDS],
+    ['dead-letter depth per kind, plus the shared and the stream failure queue', 'ApproximateNumberOfMessagesVisible', 'AWS/SQS', KINDS + 2],
+    ['oldest message age of the shared work queue', 'ApproximateAgeOfOldestMessage', 'AWS/SQS', 1],
+    ['oldest asynchronous invocation per reconciler', 'AsyncEventAge', 'AWS/Lambda', KINDS],
     ['router stream iterator age', 'IteratorAge', 'AWS/Lambda', 1],
     ['errors per function', 'Errors', 'AWS/Lambda', FUNCTIONS],
   ])('alarms on %s', (_what, metric, namespace, expected) => {
@@ -286,20 +319,31 @@ describe('CaplessControlPlane in a stack of your own', () => {
   const controlPlane = new CaplessControlPlane(stack, 'Capless', { reconciledKinds: kinds, reconcilerMaxConcurrency: 20 });
   const mine = Template.fromStack(stack);
 
-  it('builds one queue pair and one reconciler per given kind', () => {
-    mine.resourceCountIs('AWS::Lambda::Function', kinds.length + 4);
-    mine.resourceCountIs('AWS::SQS::Queue', kinds.length * 2 + 1);
+  it('builds one dead-letter queue and one reconciler per given kind, and invokes exactly those', () => {
+    mine.resourceCountIs('AWS::Lambda::Function', kinds.length + 5);
+    mine.resourceCountIs('AWS::SQS::Queue', kinds.length + 3);
+    mine.resourceCountIs('AWS::Lambda::EventInvokeConfig', kinds.length);
     expect([...controlPlane.reconcilers.keys()]).toEqual(['cluster.x-k8s.io/Cluster', 'infrastructure.example.com/AcmeMachine']);
     mine.hasResourceProperties('AWS::Lambda::Function', {
       Environment: { Variables: Match.objectLike({ RECONCILE_KIND: 'infrastructure.example.com/AcmeMachine' }) },
     });
   });
 
-  it('applies the concurrency cap to every reconciler', () => {
-    const queueMappings = Object.values(mine.findResources('AWS::Lambda::EventSourceMapping')).filter(
-      (m) => valueAt(m, 'Properties', 'ScalingConfig') !== undefined,
-    );
-    expect(queueMappings).toHaveLength(kinds.length);
-    for (const m of queueMappings) expect(valueAt(m, 'Properties', 'ScalingConfig', 'MaximumConcurrency')).toBe(20);
+  it('lets the dispatcher invoke every given kind\'s reconciler, and name it in RECONCILER_FUNCTIONS', () => {
+    const variables = JSON.stringify(valueAt(Object.values(mine.findResources('AWS::Lambda::Function', { Properties: { Environment: { Variables: { POWERTOOLS_SERVICE_NAME: 'capless-dispatch' } } } }))[0], 'Properties', 'Environment', 'Variables', 'RECONCILER_FUNCTIONS'));
+    expect(variables).toContain('infrastructure.example.com/AcmeMachine');
+    expect(variables).toContain('cluster.x-k8s.io/Cluster');
+    // Only the dispatcher's role has lambda:InvokeFunction (control-plane-iam.test.ts).
+    const invoked = Object.values(mine.findResources('AWS::IAM::Policy')).flatMap((p) => {
+      const statements = valueAt(p, 'Properties', 'PolicyDocument', 'Statement');
+      return Array.isArray(statements) ? statements.filter((st) => valueAt(st, 'Action') === 'lambda:InvokeFunction') : [];
+    });
+    expect(JSON.stringify(invoked)).toMatch(/CaplessReconcileAcmeMachineFunction/);
+    expect(JSON.stringify(invoked)).toMatch(/CaplessReconcileClusterFunction/);
+  });
+
+  it('reserves the given concurrency for every reconciler', () => {
+    const reconcilers = Object.values(mine.findResources('AWS::Lambda::Function')).filter((f) => valueAt(f, 'Properties', 'Environment', 'Variables', 'RECONCILE_KIND') !== undefined);
+    expect(reconcilers.map((f) => valueAt(f, 'Properties', 'ReservedConcurrentExecutions'))).toEqual([20, 20]);
   });
 });

@@ -30,6 +30,18 @@ const KIND_NAMES = [
   'ExtensionConfig',
 ];
 
+/**
+ * Per-kind dead-letter queues at the construct path ADR 0003's stack gave them
+ * (`ControlPlane/Queues/<Kind>/DeadLetterQueue`), hence the logical IDs it deployed.
+ */
+const PINNED_DEAD_LETTER_QUEUES = [
+  'ControlPlaneQueuesClusterDeadLetterQueue80C0FDB2',
+  'ControlPlaneQueuesMachineDeadLetterQueue395FC0DB',
+  'ControlPlaneQueuesKubeadmConfigDeadLetterQueue620680D4',
+  'ControlPlaneQueuesKubeadmControlPlaneDeadLetterQueue4C3A9F14',
+  'ControlPlaneQueuesAWSMachineDeadLetterQueue329FCD4F',
+];
+
 describe('stateful logical IDs', () => {
   it('pins the table', () => {
     expect(logicalIds(template, 'AWS::DynamoDB::Table')).toEqual(['ControlPlaneStateTable4E77BA39']);
@@ -43,18 +55,17 @@ describe('stateful logical IDs', () => {
     const ids = logicalIds(template, 'AWS::SQS::Queue');
     expect(ids.map((id) => id.replace(/[0-9A-F]{8}$/, '')).sort()).toEqual(
       [
-        ...KIND_NAMES.flatMap((kind) => [`ControlPlaneQueues${kind}Queue`, `ControlPlaneQueues${kind}DeadLetterQueue`]),
+        'ControlPlaneQueuesSharedWorkQueue',
+        'ControlPlaneQueuesSharedWorkDeadLetterQueue',
+        ...KIND_NAMES.map((kind) => `ControlPlaneQueues${kind}DeadLetterQueue`),
         'ControlPlaneStreamFailuresQueue',
       ].sort(),
     );
-    expect(ids).toEqual(
-      expect.arrayContaining([
-        'ControlPlaneQueuesClusterQueue4213DDE7',
-        'ControlPlaneQueuesMachineQueueE9D5A06B',
-        'ControlPlaneQueuesKubeadmConfigQueue214F87E1',
-        'ControlPlaneQueuesKubeadmControlPlaneQueueCF3DBEC1',
-        'ControlPlaneStreamFailuresQueueAE4351EA',
-      ]),
-    );
+    expect(ids).toEqual(expect.arrayContaining(['ControlPlaneQueuesSharedWorkQueue3583EFBF', 'ControlPlaneQueuesSharedWorkDeadLetterQueue8BB4AC5B', 'ControlPlaneStreamFailuresQueueAE4351EA']));
+  });
+
+  it("keeps each kind's dead-letter queue where ADR 0003's topology had it, so its dead letters survive the move to the shared queue (ADR 0110)", () => {
+    const ids = logicalIds(template, 'AWS::SQS::Queue');
+    expect(ids).toEqual(expect.arrayContaining(PINNED_DEAD_LETTER_QUEUES));
   });
 });

@@ -1,16 +1,16 @@
 import { lambdaTelemetry } from '../../../shared/adapters/aws/powertools/lambda-telemetry.js';
-import { resyncAll } from './resync-all.js';
+import { resyncByCluster } from './resync-by-cluster.js';
 import { resyncWiring } from './wiring.js';
 
 const telemetry = lambdaTelemetry('capless-resync');
 const deps = resyncWiring(process.env, telemetry.logger);
 
-/** EventBridge schedule → every object of every reconciled kind enqueued once (coalesced). */
+/** EventBridge schedule → one message per cluster with its objects' keys on the shared work queue (docs/adr/0110). */
 export const handler = telemetry.instrument(
-  async (): Promise<{ enqueued: number }> => {
-    const enqueued = await resyncAll(deps.store, deps.registry, deps.queue);
-    deps.logger.info('resync done', { enqueued });
-    return { enqueued };
+  async (): Promise<{ objects: number; messages: number }> => {
+    const sent = await resyncByCluster(deps.store, deps.registry, (messages) => deps.queue.sendResync(messages));
+    deps.logger.info('resync done', sent);
+    return sent;
   },
-  (result) => ({ ResyncEnqueued: result.enqueued }),
+  (result) => ({ ResyncObjects: result.objects, ResyncMessages: result.messages }),
 );

@@ -3,7 +3,7 @@ import { objectChangeFromStreamRecord } from '../../../shared/adapters/aws/dynam
 import { awsWorkWiring } from '../aws-work-wiring.js';
 import type { StreamBatchDeps } from './process-stream-batch.js';
 
-/** The router's dependencies (env: TABLE_NAME, QUEUE_URLS). */
+/** The router's dependencies (env: TABLE_NAME, WORK_QUEUE_URL). */
 export function routerWiring(env: NodeJS.ProcessEnv = process.env, logger?: Logger): StreamBatchDeps {
   const { store, queue, registry, context } = awsWorkWiring('capless-router', env, logger);
   return { registry, lookup: store, queue, decode: objectChangeFromStreamRecord, logger: context.logger };

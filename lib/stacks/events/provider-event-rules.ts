@@ -7,17 +7,20 @@ import { Construct } from 'constructs';
 import type { ProviderEventRule } from '../../../shared/contracts/provider-contract.js';
 
 export interface ProviderEventRulesProps {
-  /** The kind's work queue the events go to. */
+  /** The shared work queue the events go to. */
   readonly queue: IQueue;
+  /** `<group>/<Kind>` whose reconciler maps the events: the dispatcher routes by it. */
+  readonly kind: string;
   /** The key the queue is encrypted with (EventBridge must be able to use it). */
   readonly key: IKey;
   readonly rules: readonly ProviderEventRule[];
 }
 
 /**
- * The EventBridge rules a provider declared for one kind, each delivering to the kind's queue as
- * a cloud-event message `{v: 1, cloudEvent: {source, detailType, region, resources, detail}}`
- * that the kind's consumer maps to the objects to reconcile (shared/contracts/cloud-event-message.ts).
+ * The EventBridge rules a provider declared for one kind, each delivering to the shared work
+ * queue as a cloud-event message `{v: 1, kind, cloudEvent: {source, detailType, region, resources,
+ * detail}}`; the dispatcher hands it to that kind's reconciler, which maps it to the objects to
+ * reconcile (shared/contracts/cloud-event-message.ts).
  */
 export class ProviderEventRules extends Construct {
   readonly rules: Rule[] = [];
@@ -30,6 +33,7 @@ export class ProviderEventRules extends Construct {
         new SqsQueue(props.queue, {
           message: RuleTargetInput.fromObject({
             v: 1,
+            kind: props.kind,
             cloudEvent: {
               source: EventField.source,
               detailType: EventField.detailType,

@@ -25,6 +25,8 @@ export interface CaplessFunctionProps {
   readonly memorySize?: number;
   /** @default no extra variables */
   readonly environment?: Readonly<Record<string, string>>;
+  /** Concurrency reserved for (and the limit of) this function. @default none: the account's unreserved pool */
+  readonly reservedConcurrentExecutions?: number;
 }
 
 /**
@@ -56,6 +58,7 @@ export class CaplessFunction extends Construct {
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout,
+      ...(props.reservedConcurrentExecutions === undefined ? {} : { reservedConcurrentExecutions: props.reservedConcurrentExecutions }),
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: LoggingFormat.JSON,

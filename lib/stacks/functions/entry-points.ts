@@ -3,6 +3,7 @@ export const ENTRY_POINTS = {
   api: 'functions/api/handler.ts',
   router: 'functions/reconcile/router/handler.ts',
   reconcile: 'functions/reconcile/handler.ts',
+  dispatch: 'functions/reconcile/dispatch/handler.ts',
   resync: 'functions/reconcile/resync/handler.ts',
   hooks: 'functions/hooks/handler.ts',
 } as const;
@@ -12,8 +13,10 @@ export type EntryPoint = keyof typeof ENTRY_POINTS;
 /** Environment variables the handlers read. */
 export const ENV = {
   tableName: 'TABLE_NAME',
-  /** JSON object `{"<group>/<Kind>": "<queue url>"}`. */
-  queueUrls: 'QUEUE_URLS',
+  /** URL of the shared work queue every kind's requests go to (ADR 0110). */
+  workQueueUrl: 'WORK_QUEUE_URL',
+  /** JSON object `{"<group>/<Kind>": "<function name>"}`: the reconciler the dispatcher invokes per kind. */
+  reconcilerFunctions: 'RECONCILER_FUNCTIONS',
   /** `<group>/<Kind>`: which kind the generic reconcile handler serves. */
   reconcileKind: 'RECONCILE_KIND',
   /** JSON object `{"<group>/<Kind>": "<dead-letter queue url>"}`: where a reconciler dead-letters. */

@@ -23,12 +23,21 @@ export interface WatchedQueue {
   readonly deadLetterQueue: IQueue;
 }
 
+/** One reconciled kind: its dead-letter queue and its reconciler, invoked asynchronously (ADR 0110). */
+export interface WatchedKind {
+  readonly label: string;
+  readonly deadLetterQueue: IQueue;
+  readonly reconciler: IFunction;
+}
+
 export interface ControlPlaneMonitoringProps {
   /** Every function, by a short label (`api`, `router`, `reconcile-Cluster` …). */
   readonly functions: ReadonlyMap<string, IFunction>;
   /** The stream router: its iterator age says how far behind the table changes it is. */
   readonly router: IFunction;
-  readonly queues: readonly WatchedQueue[];
+  /** The shared work queue, with the dead-letter queue of what the dispatcher could never read. */
+  readonly workQueue: WatchedQueue;
+  readonly kinds: readonly WatchedKind[];
   /** The router's on-failure destination: anything in it is a stream batch given up on. */
   readonly streamFailures: IQueue;
   readonly httpApi: HttpApi;
@@ -41,10 +50,12 @@ export interface ControlPlaneMonitoringProps {
 const PERIOD = Duration.minutes(5);
 
 /**
- * Alarms that say "work is stuck or lost" and a dashboard. Per queue: anything in its DLQ and
- * an oldest-message age past the threshold; for the router: stream iterator age and anything in
- * its failure queue; per function: any error (handlers report per-record failures, so an error
- * is a crash, a timeout or a throttle).
+ * Alarms that say "work is stuck or lost" and a dashboard. The shared work queue: anything in its
+ * DLQ and an oldest-message age past the threshold; per kind: anything in its DLQ and an
+ * asynchronous event waiting longer than the threshold to run (its reserved concurrency too small
+ * or its function failing); for the router: stream iterator age and anything in its failure
+ * queue; per function: any error (handlers report per-record failures, so an error is a crash or
+ * a timeout).
  */
 export class ControlPlaneMonitoring extends Construct {
   readonly alarms: Alarm[] = [];
@@ -54,13 +65,21 @@ export class ControlPlaneMonitoring extends Construct {
   constructor(scope: Construct, id: string, props: ControlPlaneMonitoringProps) {
     super(scope, id);
     this.alarmTopic = props.alarmTopic;
-    for (const watched of props.queues) {
+    const work = props.workQueue;
+    this.alarmWhenAbove(`${work.label}DeadLetters`, depth(work.deadLetterQueue), 0, `${work.label}: messages the dispatcher could never hand on`);
+    this.alarmWhenAbove(
+      `${work.label}OldestMessageAge`,
+      work.queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: Stats.MAXIMUM }),
+      props.oldestMessageAgeThreshold.toSeconds(),
+      `${work.label}: oldest request waits longer than ${props.oldestMessageAgeThreshold.toSeconds()} s`,
+    );
+    for (const watched of props.kinds) {
       this.alarmWhenAbove(`${watched.label}DeadLetters`, depth(watched.deadLetterQueue), 0, `${watched.label}: requests dead-lettered`);
       this.alarmWhenAbove(
-        `${watched.label}OldestMessageAge`,
-        watched.queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: Stats.MAXIMUM }),
-        props.oldestMessageAgeThreshold.toSeconds(),
-        `${watched.label}: oldest request waits longer than ${props.oldestMessageAgeThreshold.toSeconds()} s`,
+        `${watched.label}OldestEventAge`,
+        asyncEventAge(watched.reconciler),
+        props.oldestMessageAgeThreshold.toMilliseconds(),
+        `${watched.label}: an invocation waits longer than ${props.oldestMessageAgeThreshold.toSeconds()} s to run`,
       );
     }
     this.alarmWhenAbove('StreamFailures', depth(props.streamFailures), 0, 'router: stream batches given up on');
@@ -102,13 +121,14 @@ export class ControlPlaneMonitoring extends Construct {
       graph('API latency p99', [props.httpApi.metricLatency({ period: PERIOD, statistic: Stats.p(99) })]),
       graph('Router iterator age (max)', [props.router.metric('IteratorAge', { period: PERIOD, statistic: Stats.MAXIMUM })]),
     );
+    const work = props.workQueue;
     dashboard.addWidgets(
-      graph('Queue depth', props.queues.map((q) => q.queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, label: q.label }))),
-      graph(
-        'Oldest request age (s)',
-        props.queues.map((q) => q.queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: Stats.MAXIMUM, label: q.label })),
-      ),
-      graph('Dead-lettered requests', props.queues.map((q) => depth(q.deadLetterQueue, q.label))),
+      graph('Work queue depth and oldest request age (s)', [
+        work.queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, label: 'depth' }),
+        work.queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: Stats.MAXIMUM, label: 'oldest (s)' }),
+      ]),
+      graph('Oldest invocation age per kind (ms)', props.kinds.map((k) => asyncEventAge(k.reconciler, k.label))),
+      graph('Dead-lettered requests', [depth(work.deadLetterQueue, work.label), ...props.kinds.map((k) => depth(k.deadLetterQueue, k.label))]),
     );
     dashboard.addWidgets(
       graph('Function errors', functions.map(([label, fn]) => fn.metricErrors({ period: PERIOD, label }))),
@@ -121,6 +141,11 @@ export class ControlPlaneMonitoring extends Construct {
 
 function depth(queue: IQueue, label?: string): IMetric {
   return queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: Stats.MAXIMUM, label });
+}
+
+/** How long an asynchronous invocation waited before it ran (Lambda's AsyncEventAge, ms). */
+function asyncEventAge(fn: IFunction, label?: string): IMetric {
+  return fn.metric('AsyncEventAge', { period: PERIOD, statistic: Stats.MAXIMUM, label });
 }
 
 function graph(title: string, left: IMetric[]): GraphWidget {

@@ -34,19 +34,25 @@ export interface CaplessControlPlaneProps {
    */
   readonly logRetention?: RetentionDays;
   /**
-   * The kinds that get a queue, a dead-letter queue and a reconciler function each; per kind,
+   * The kinds that get a reconciler function and a dead-letter queue each (their requests share
+   * one work queue, ADR 0110); per kind,
    * whether its reconciler may read and write Secrets.
    * @default RECONCILED_KINDS (Cluster API core, kubeadm bootstrap and control plane, in-memory infrastructure)
    */
   readonly reconciledKinds?: readonly ReconciledKind[];
   /**
-   * Receives of one reconcile request before SQS moves it to the kind's dead-letter queue
-   * (1–1000). The reconciler records a condition on the object at the last receive.
+   * Failed tries of one reconcile request before it goes to its kind's dead-letter queue
+   * (1–1000); the reconciler records a condition on the object at the last one. Also the shared
+   * work queue's redrive count for messages the dispatcher can never read.
    * @default 5
    */
   readonly maxReceiveCount?: number;
   /**
-   * Most concurrent invocations of each reconciler by its queue (2–1000).
+   * Each reconciler function's reserved concurrency (2–1000): the per-kind limit of ADR 0110. An
+   * invocation over it is throttled and retried by Lambda for up to 6 hours, never dropped.
+   * Reserved concurrency comes out of the account's pool, which must keep 100 unreserved: the
+   * default reserves 5 × the number of kinds (100 for the 20 built-in kinds), so an account
+   * whose concurrency limit is lower than that plus 100 needs a smaller value or a quota raise.
    * @default 5
    */
   readonly reconcilerMaxConcurrency?: number;

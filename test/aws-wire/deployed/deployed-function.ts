@@ -36,8 +36,10 @@ interface Pending {
 }
 
 export interface RuntimeEndpoint {
-  /** moto's endpoint: every AWS call of the function goes there. */
+  /** moto's endpoint: every AWS call of the function goes there… */
   endpoint: string;
+  /** …but Lambda's: asynchronous invocations (lambda-invoke-api.ts). */
+  lambdaEndpoint?: string;
   region: string;
 }
 
@@ -114,6 +116,7 @@ export class DeployedFunction {
         CAPLESS_FUNCTION_ARN: spec.arn,
         // …and the one thing a real deployment does not: every AWS endpoint is moto.
         AWS_ENDPOINT_URL: runtime.endpoint,
+        ...(runtime.lambdaEndpoint ? { AWS_ENDPOINT_URL_LAMBDA: runtime.lambdaEndpoint } : {}),
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       },
     });

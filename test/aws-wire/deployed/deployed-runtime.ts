@@ -1,7 +1,8 @@
 /**
  * Plays Lambda's and API Gateway's part for a stack deployed to moto: every function of the stack
- * in its own process from its bundled code, every enabled event source mapping as a poller, the
- * HTTP API's routes on a local port, and the schedules' targets on demand (`runSchedules`).
+ * in its own process from its bundled code, every enabled event source mapping as a poller,
+ * asynchronous invocations with their on-failure destinations (Lambda's Invoke API on a local
+ * port), the HTTP API's routes on a local port, and the schedules' targets on demand (`runSchedules`).
  */
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,12 +14,13 @@ import { stringAt, valueAt } from '../../../shared/contracts/json.js';
 import type { DeployedStack } from './deploy-to-moto.js';
 import { DeployedFunction, type InvokeResult } from './deployed-function.js';
 import { HttpApi, type IamCaller } from './http-api.js';
+import { type AsyncTarget, LambdaInvokeApi } from './lambda-invoke-api.js';
 import { MOTO_ADMIN, MOTO_REGION, type MotoApi } from './moto-api.js';
 import type { Credentials } from './sigv4.js';
 import { SqsPoller } from './sqs-poller.js';
 import { queueUrlOf, readDeployedStack } from './stack-reader.js';
 import { StreamPoller } from './stream-poller.js';
-import { readHttpApiRoutes, readScheduleTargets } from './template-reader.js';
+import { readAsyncInvokeConfigs, readHttpApiRoutes, readScheduleTargets } from './template-reader.js';
 import { referencesIn } from './template-refs.js';
 
 export interface RuntimeOptions {
@@ -44,6 +46,7 @@ export class DeployedRuntime {
     readonly streamPollers: StreamPoller[],
     readonly api: HttpApi,
     readonly apiUrl: string,
+    readonly lambda: LambdaInvokeApi,
     private readonly sqs: SQSClient,
     private readonly streams: DynamoDBStreamsClient,
     private readonly codeRoot: string,
@@ -55,11 +58,25 @@ export class DeployedRuntime {
     const streams = new DynamoDBStreamsClient(clientConfig);
     const codeRoot = mkdtempSync(join(tmpdir(), 'capless-deployed-code-'));
     const read = await readDeployedStack(moto, sqs, stack, codeRoot);
-    const runtime = { endpoint: moto.endpoint, region: MOTO_REGION };
     const functions = new Map<string, DeployedFunction>();
+    const asyncTargets = new Map<string, AsyncTarget>();
+    const lambda = new LambdaInvokeApi((nameOrArn) => asyncTargets.get(nameOrArn), sqs);
+    const runtime = { endpoint: moto.endpoint, lambdaEndpoint: await lambda.listen(), region: MOTO_REGION };
     for (const spec of read.functions) {
       const credentials = options.credentialsFor ? await options.credentialsFor(spec.role) : MOTO_ADMIN;
       functions.set(spec.logicalId, new DeployedFunction(spec, runtime, credentials));
+    }
+    const configs = new Map(readAsyncInvokeConfigs(stack.synthesized).map((c) => [c.functionLogicalId, c]));
+    for (const fn of functions.values()) {
+      const config = configs.get(fn.spec.logicalId);
+      const onFailure = config?.onFailureQueueLogicalId ? stack.resources.get(config.onFailureQueueLogicalId)?.physicalId : undefined;
+      const target: AsyncTarget = {
+        fn,
+        maxRetries: config?.maxRetries ?? 2,
+        onFailureQueueUrl: onFailure === undefined ? undefined : onFailure.startsWith('http') ? onFailure : await queueUrlOf(sqs, `arn:aws:sqs:${MOTO_REGION}:${stack.accountId}:${onFailure}`),
+      };
+      asyncTargets.set(fn.spec.name, target);
+      asyncTargets.set(fn.spec.arn, target);
     }
     const byArn = new Map([...functions.values()].map((fn) => [fn.spec.arn, fn]));
     const sqsPollers: SqsPoller[] = [];
@@ -73,7 +90,7 @@ export class DeployedRuntime {
     const api = new HttpApi(readHttpApiRoutes(stack.synthesized), functions, options.callers, stack.accountId, MOTO_REGION);
     const apiUrl = await api.listen();
     for (const poller of [...sqsPollers, ...streamPollers]) poller.start();
-    return new DeployedRuntime(stack, functions, sqsPollers, streamPollers, api, apiUrl, sqs, streams, codeRoot);
+    return new DeployedRuntime(stack, functions, sqsPollers, streamPollers, api, apiUrl, lambda, sqs, streams, codeRoot);
   }
 
   /** Runs every schedule's target once now, with the event EventBridge Scheduler sends (the periodic resync). */
@@ -87,12 +104,13 @@ export class DeployedRuntime {
     return results;
   }
 
-  /** Messages in every dead-letter queue (the redrive targets of the stack's queues) and every on-failure destination. */
+  /** Messages in every dead-letter queue (redrive targets, the queues of DEAD_LETTER_QUEUE_URLS) and every stream on-failure destination. */
   async deadLetterDepths(): Promise<QueueDepth[]> {
     const logicalIds = new Set<string>();
     for (const resource of Object.values(this.stack.synthesized.Resources)) {
-      if (resource.Type !== 'AWS::SQS::Queue') continue;
-      for (const id of referencesIn(valueAt(resource.Properties, 'RedrivePolicy'))) logicalIds.add(id);
+      if (resource.Type === 'AWS::SQS::Queue') for (const id of referencesIn(valueAt(resource.Properties, 'RedrivePolicy'))) logicalIds.add(id);
+      // The per-kind dead-letter queues reconcilers (and the dispatcher) send to directly (ADR 0002, 0110).
+      if (resource.Type === 'AWS::Lambda::Function') for (const id of referencesIn(valueAt(resource.Properties, 'Environment', 'Variables', 'DEAD_LETTER_QUEUE_URLS'))) logicalIds.add(id);
     }
     for (const poller of this.streamPollers) if (poller.mapping.onFailureQueueUrl) logicalIds.add(this.logicalIdOfQueueUrl(poller.mapping.onFailureQueueUrl));
     return Promise.all([...logicalIds].map((id) => this.queueDepth(id)));
@@ -140,7 +158,7 @@ export class DeployedRuntime {
     const deadline = Date.now() + timeoutMs;
     let seen = this.totalInvocations();
     let since = Date.now();
-    while (Date.now() - since < quietMs || !this.streamPollers.every((p) => p.caughtUp)) {
+    while (Date.now() - since < quietMs || !this.streamPollers.every((p) => p.caughtUp) || this.lambda.pending() > 0) {
       if (Date.now() > deadline) throw new Error(`the deployed stack did not settle within ${timeoutMs} ms:\n${this.report()}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
       const now = this.totalInvocations();
@@ -160,6 +178,8 @@ export class DeployedRuntime {
       if (fn.errors.length > 0) lines.push(...fn.logTail.slice(-15).map((l) => `  | ${l.slice(0, 400)}`));
     }
     for (const p of this.sqsPollers) lines.push(`sqs mapping ${p.fn.spec.logicalId}: ${p.delivered} messages in ${p.batches} batches, ${p.kept} left for redelivery`);
+    const { accepted, failed, sentOnFailure } = this.lambda.counters;
+    lines.push(`asynchronous invocations: ${accepted} accepted, ${failed} failed, ${sentOnFailure} sent on failure`);
     for (const p of this.streamPollers) lines.push(`stream mapping ${p.fn.spec.logicalId}: ${p.delivered} records in ${p.batches} batches, ${p.retried} retries, ${p.discarded} sent on failure`);
     return lines.join('\n');
   }
@@ -167,6 +187,7 @@ export class DeployedRuntime {
   async stop(): Promise<void> {
     await Promise.all([...this.sqsPollers, ...this.streamPollers].map((p) => p.stop()));
     await this.api.close();
+    await this.lambda.close();
     await Promise.all([...this.functions.values()].map((fn) => fn.stop()));
     this.sqs.destroy();
     this.streams.destroy();

@@ -106,3 +106,24 @@ export function functionCodeLocation(template: Template, logicalId: string): { b
   if (!bucket || !key) throw new Error(`function ${logicalId} does not take its code from S3 (Code: ${JSON.stringify(code)})`);
   return { bucket, key };
 }
+
+export interface AsyncInvokeConfig {
+  functionLogicalId: string;
+  /** Retries after a function error (Lambda's default is 2). */
+  maxRetries: number;
+  /** Logical id of the queue an invocation goes to when it failed for the last time. */
+  onFailureQueueLogicalId: string | undefined;
+}
+
+/** Each function's asynchronous invocation settings (`AWS::Lambda::EventInvokeConfig`: moto has no model for it). */
+export function readAsyncInvokeConfigs(template: Template): AsyncInvokeConfig[] {
+  return resourcesOfType(template, 'AWS::Lambda::EventInvokeConfig').map(([logicalId, config]) => {
+    const functionLogicalId = referencesIn(valueAt(config.Properties, 'FunctionName')).find((id) => template.Resources[id]?.Type === 'AWS::Lambda::Function');
+    if (!functionLogicalId) throw new Error(`EventInvokeConfig ${logicalId} does not name a function of the stack`);
+    const destination = referencesIn(valueAt(config.Properties, 'DestinationConfig', 'OnFailure', 'Destination'));
+    const onFailureQueueLogicalId = destination.find((id) => template.Resources[id]?.Type === 'AWS::SQS::Queue');
+    if (destination.length > 0 && !onFailureQueueLogicalId) throw new Error(`EventInvokeConfig ${logicalId}: only SQS on-failure destinations are emulated`);
+    const retries = valueAt(config.Properties, 'MaximumRetryAttempts');
+    return { functionLogicalId, maxRetries: typeof retries === 'number' ? retries : 2, onFailureQueueLogicalId };
+  });
+}

@@ -91,3 +91,10 @@ describe('a 10-cluster fleet at rest', () => {
     expect(hourly.idlePollingUSD).toBe(tenMinutes.idlePollingUSD);
   });
 });
+
+describe('the deployed topology (ADR 0110, built)', () => {
+  it('keeps a 10-cluster fleet at rest under $1 a month at the deployed hourly resync, where a queue per kind does not', () => {
+    expect(fleetAtRest(resync, 10, 3600, assumptions, shared).totalUSD).toBeLessThan(1);
+    expect(fleetAtRest(resync, 10, 3600, assumptions, perKind).totalUSD).toBeGreaterThan(1);
+  });
+});

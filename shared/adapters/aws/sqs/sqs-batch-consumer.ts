@@ -1,25 +1,14 @@
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { type GroupKind, groupKindString, keyString, type ObjectKey, sameGroupKind } from '../../../contracts/object.js';
 import { type CloudEvent, parseCloudEventMessage } from '../../../contracts/cloud-event-message.js';
-import { nextHop, parseWorkMessage } from '../../../contracts/work-message.js';
-import { type Clock, systemClock } from '../../../ports/clock.js';
+import { parseWorkMessage } from '../../../contracts/work-message.js';
 import { type Logger, silentLogger } from '../../../ports/logger.js';
-import type { RequestHandler, RequestOutcome } from '../../../work/request-outcome.js';
-import type { WorkLeases } from '../../../work/work-leases.js';
 import type { WorkQueue } from '../../../ports/work-queue.js';
-import type { SqsWorkQueue } from './sqs-work-queue.js';
+import { consumeWorkMessage, type WorkMessageDeps } from './consume-work-message.js';
 
-export interface SqsConsumerDeps {
-  queue: SqsWorkQueue;
-  leases: WorkLeases;
-  /** processRequest bound to its ports. */
-  handler: RequestHandler;
+export interface SqsConsumerDeps extends WorkMessageDeps {
   /** Maps a cloud event on this queue to the objects it concerns (they are enqueued); none: such messages fail. */
   cloudEvents?: (event: CloudEvent) => Promise<ObjectKey[]>;
-  /** How long a run holds its object; at most the queue's visibility timeout. */
-  leaseSeconds: number;
-  clock?: Clock;
-  logger?: Logger;
   /**
    * The one kind this consumer reconciles (a per-kind function's RECONCILE_KIND). A request for
    * another kind means the wiring is wrong (a queue URL or a mapping points at the wrong queue):
@@ -46,7 +35,6 @@ export async function processSqsBatch(event: SQSEvent, deps: SqsConsumerDeps): P
 }
 
 async function consumeOne(record: SQSRecord, deps: SqsConsumerDeps): Promise<'ok' | 'fail'> {
-  const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? silentLogger;
   const message = parseWorkMessage(record.body);
   const cloudEvent = message ? undefined : parseCloudEventMessage(record.body);
@@ -65,24 +53,19 @@ async function consumeOne(record: SQSRecord, deps: SqsConsumerDeps): Promise<'ok
     return 'fail';
   }
   try {
-    if (message.dueAt !== undefined && nextHop(message.dueAt, clock.now().getTime()) !== 'due') {
-      await deps.queue.sendDelayed(key, message.dueAt, message.failures);
-      return 'ok';
-    }
     const receives = Number(record.attributes.ApproximateReceiveCount) || 1;
-    const token = `${record.messageId}:${receives}`;
-    const acquired = await deps.leases.acquire(key, {
-      token,
-      nowMs: clock.now().getTime(),
-      leaseMs: deps.leaseSeconds * 1000,
-      holdsQueuedMarker: message.dueAt === undefined,
-    });
-    if (!acquired) return 'ok';
-    const failures = Math.max(message.failures ?? 0, receives - 1);
-    const outcome = await runOnce(deps, key, failures, logger);
-    const { rerun } = await deps.leases.release(key, token);
-    if (rerun) await deps.queue.enqueue(key);
-    return await settle(deps, key, record, outcome, failures + 1, clock);
+    return await consumeWorkMessage(
+      message,
+      {
+        token: `${record.messageId}:${receives}`,
+        failures: Math.max(message.failures ?? 0, receives - 1),
+        withoutDeadLetterQueue: async () => {
+          await deps.queue.releaseMessage(key, record.receiptHandle);
+          return 'fail';
+        },
+      },
+      deps,
+    );
   } catch (error) {
     logger.error('reconcile message failed', {
       key: keyString(key),
@@ -106,40 +89,5 @@ export async function enqueueConcerned(
   } catch (error) {
     logger.error('cloud event could not be mapped', { source: event.source, error: error instanceof Error ? error.message : String(error) });
     return 'fail';
-  }
-}
-
-async function runOnce(deps: SqsConsumerDeps, key: ObjectKey, failures: number, logger: Logger): Promise<RequestOutcome> {
-  try {
-    return await deps.handler(key, failures);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    logger.error('request handler threw', { key: keyString(key), error: message });
-    return { type: 'retry', afterSeconds: 1, error: message };
-  }
-}
-
-async function settle(
-  deps: SqsConsumerDeps,
-  key: ObjectKey,
-  record: SQSRecord,
-  outcome: RequestOutcome,
-  failuresNow: number,
-  clock: Clock,
-): Promise<'ok' | 'fail'> {
-  switch (outcome.type) {
-    case 'done':
-    case 'terminal':
-      return 'ok';
-    case 'requeue':
-      await deps.queue.enqueue(key, { delaySeconds: outcome.afterSeconds });
-      return 'ok';
-    case 'retry':
-      await deps.queue.sendDelayed(key, clock.now().getTime() + outcome.afterSeconds * 1000, failuresNow);
-      return 'ok';
-    case 'deadLetter':
-      if (await deps.queue.sendToDeadLetter(key, failuresNow)) return 'ok';
-      await deps.queue.releaseMessage(key, record.receiptHandle);
-      return 'fail';
   }
 }

@@ -1,5 +1,6 @@
 import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { groupKindString, type ObjectKey } from '../../../contracts/object.js';
+import type { ResyncMessage } from '../../../contracts/work-dispatch.js';
 import { nextHop, SQS_MAX_DELAY_SECONDS, type WorkMessage } from '../../../contracts/work-message.js';
 import { type Clock, systemClock } from '../../../ports/clock.js';
 import type { EnqueueOptions, ReconcileRequest, WorkQueue } from '../../../ports/work-queue.js';
@@ -8,8 +9,13 @@ import { queueMapKey } from './queue-urls.js';
 
 export interface SqsWorkQueueOptions {
   sqs: SQSClient;
-  /** Standard queue URL per reconciled kind, by `<group>/<Kind>`. */
-  queueUrls: Readonly<Record<string, string>>;
+  /** Standard queue URL per reconciled kind, by `<group>/<Kind>` (ADR 0003's topology). */
+  queueUrls?: Readonly<Record<string, string>>;
+  /**
+   * The one shared work queue every kind's requests go to (ADR 0110's topology; the message
+   * names the kind, the dispatcher routes by it). Takes precedence over `queueUrls`.
+   */
+  sharedQueueUrl?: string;
   /** Each kind's dead-letter queue URL, by `<group>/<Kind>`. */
   deadLetterUrls?: Readonly<Record<string, string>>;
   leases: WorkLeases;
@@ -21,7 +27,8 @@ export interface SqsWorkQueueOptions {
 const SEND_BATCH = 10;
 
 /**
- * WorkQueue on one standard SQS queue per kind (docs/adr/0002-one-reconcile-in-flight.md).
+ * WorkQueue on standard SQS queues (docs/adr/0002-one-reconcile-in-flight.md): one per kind, or
+ * one shared by every kind (docs/adr/0110-work-topology-at-rest-cost.md).
  * An immediate enqueue sends a message only when the object's work record says nothing is
  * pending or running (WorkLeases.markQueued); a delayed one sends a message carrying its due
  * time, re-sent in hops of at most 900 s by the consumer until due.
@@ -77,10 +84,36 @@ export class SqsWorkQueue implements WorkQueue {
    * Sends (or re-sends) a delayed request: one hop of at most maxHopSeconds toward `dueAt`.
    * `failures` rides along on the retry of a failed request.
    */
-  async sendDelayed(request: ObjectKey, dueAt: number, failures?: number): Promise<void> {
+  async sendDelayed(request: ObjectKey, dueAt: number, failures?: number, options: { isolate?: boolean } = {}): Promise<void> {
     const hop = nextHop(dueAt, this.clock.now().getTime(), this.maxHopSeconds);
-    const delaySeconds = hop === 'due' ? 0 : hop.delaySeconds;
-    await this.send(request, message(request, dueAt, failures), delaySeconds);
+    const body = { ...message(request, dueAt, failures), ...(options.isolate ? { isolate: true as const } : {}) };
+    await this.send(request, body, delaySecondsOf(hop));
+  }
+
+  /**
+   * Sends a work message again after `delaySeconds`, keeping what it is: an immediate message
+   * still stands for the work record's queued marker (so it must not turn into a delayed one,
+   * which would step aside for that very marker); a delayed one becomes due after the delay.
+   */
+  async sendAgain(previous: WorkMessage, failures: number, delaySeconds: number, options: { isolate?: boolean } = {}): Promise<void> {
+    const nowMs = this.clock.now().getTime();
+    const dueAt = previous.dueAt === undefined ? undefined : nowMs + delaySeconds * 1000;
+    const body = { ...message(previous.key, dueAt, failures), ...(options.isolate ? { isolate: true as const } : {}) };
+    const firstHop = dueAt === undefined ? Math.ceil(delaySeconds) : delaySecondsOf(nextHop(dueAt, nowMs, this.maxHopSeconds));
+    await this.send(previous.key, body, Math.min(this.maxHopSeconds, Math.max(0, firstHop)));
+  }
+
+  /** Sends resync messages (one per cluster) to the shared work queue, ten per request. */
+  async sendResync(messages: readonly ResyncMessage[]): Promise<void> {
+    const url = this.options.sharedQueueUrl;
+    if (!url) throw new Error('a batched resync needs the shared work queue (WORK_QUEUE_URL)');
+    for (let i = 0; i < messages.length; i += SEND_BATCH) {
+      const entries = messages.slice(i, i + SEND_BATCH).map((body, index) => ({ Id: String(index), MessageBody: JSON.stringify(body) }));
+      const result = await this.options.sqs.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: entries }));
+      if (result.Failed && result.Failed.length > 0) {
+        throw new Error(`SendMessageBatch failed for ${result.Failed.length} resync message(s): ${result.Failed[0]?.Message}`);
+      }
+    }
   }
 
   /** Puts a request on its kind's dead-letter queue; false when none is configured. */
@@ -100,7 +133,8 @@ export class SqsWorkQueue implements WorkQueue {
   }
 
   urlFor(kind: ObjectKey): string {
-    const url = this.options.queueUrls[queueMapKey(kind)];
+    if (this.options.sharedQueueUrl) return this.options.sharedQueueUrl;
+    const url = this.options.queueUrls?.[queueMapKey(kind)];
     if (!url) throw new Error(`no queue for ${groupKindString(kind)}: QUEUE_URLS has no "${queueMapKey(kind)}"`);
     return url;
   }
@@ -114,6 +148,10 @@ export class SqsWorkQueue implements WorkQueue {
       }),
     );
   }
+}
+
+function delaySecondsOf(hop: 'due' | { delaySeconds: number }): number {
+  return hop === 'due' ? 0 : hop.delaySeconds;
 }
 
 function message(request: ObjectKey, dueAt?: number, failures?: number): WorkMessage {
