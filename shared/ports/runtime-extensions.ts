@@ -101,6 +101,16 @@ export function isHookClient(value: unknown): value is HookClient {
   return typeof value === 'object' && value !== null && 'call' in value && typeof value.call === 'function';
 }
 
+export function isExtensionCaller(value: unknown): value is ExtensionCaller {
+  return typeof value === 'object' && value !== null && 'callExtension' in value && typeof value.callExtension === 'function';
+}
+
+/** The ExtensionCaller on a reconcile context's providers, if the Runtime SDK is wired. */
+export function extensionCallerFrom(providers: Readonly<Record<string, unknown>> | undefined): ExtensionCaller | undefined {
+  const caller = providers?.[EXTENSION_CALLER_PORT];
+  return isExtensionCaller(caller) ? caller : undefined;
+}
+
 export function isExtensionTransport(value: unknown): value is ExtensionTransport {
   return typeof value === 'object' && value !== null && 'post' in value && typeof value.post === 'function';
 }

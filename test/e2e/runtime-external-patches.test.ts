@@ -4,6 +4,8 @@
  * discovered through an ExtensionConfig). GeneratePatches receives the topology's templates with
  * their holders and its JSONPatch lands in the generated KubeadmControlPlane; ValidateTopology is
  * asked with the patched templates, and its Failure stops the topology with ReconcileFailed.
+ * DiscoverVariables: the class lists the variable the extension defines (`from` the patch), and a
+ * Cluster setting it gets its value into GeneratePatches.
  */
 
 import { existsSync, readFileSync } from 'node:fs';
@@ -31,6 +33,7 @@ const CP_API = 'controlplane.cluster.x-k8s.io/v1beta2';
 const EC = 'runtime.cluster.x-k8s.io/v1beta2';
 const HOOKS = 'hooks.runtime.cluster.x-k8s.io/v1alpha1';
 const NS = 'patched';
+const EXTRA_COMMAND = 'extraCommand';
 
 let plane: ControlPlane;
 let api: RestClient;
@@ -45,15 +48,22 @@ function items(body: Record<string, unknown>): Record<string, unknown>[] {
 
 function respond(call: RecordedCall): ExtensionAnswer {
   const path = call.url.split('?')[0] ?? '';
-  if (path === `/ext/${HOOKS}/discovery`) return discoveryAnswer([handler('gen', 'GeneratePatches'), handler('validate', 'ValidateTopology')]);
+  if (path === `/ext/${HOOKS}/discovery`) return discoveryAnswer([handler('gen', 'GeneratePatches'), handler('validate', 'ValidateTopology'), handler('vars', 'DiscoverVariables')]);
   const parsed: unknown = JSON.parse(call.body);
   const body = isRecord(parsed) ? parsed : {};
   if (path === `/ext/${HOOKS}/generatepatches/gen`) {
     requests.push({ hook: 'GeneratePatches', body });
     const controlPlane = items(body).find((i) => valueAt(i, 'holderReference', 'fieldPath') === 'spec.controlPlaneRef');
-    const patch = Buffer.from(JSON.stringify([{ op: 'add', path: '/spec/template/spec/kubeadmConfigSpec/preKubeadmCommands', value: ['echo patched-by-extension'] }])).toString('base64');
+    const chosen = (Array.isArray(controlPlane?.variables) ? controlPlane.variables : []).find((v: unknown) => isRecord(v) && v.name === EXTRA_COMMAND);
+    const command = isRecord(chosen) && typeof chosen.value === 'string' ? chosen.value : 'echo patched-by-extension';
+    const patch = Buffer.from(JSON.stringify([{ op: 'add', path: '/spec/template/spec/kubeadmConfigSpec/preKubeadmCommands', value: [command] }])).toString('base64');
     const answered = controlPlane ? [{ uid: controlPlane.uid, patchType: 'JSONPatch', patch }] : [];
     return { body: JSON.stringify({ apiVersion: HOOKS, kind: 'GeneratePatchesResponse', status: 'Success', items: answered }) };
+  }
+  if (path === `/ext/${HOOKS}/discovervariables/vars`) {
+    requests.push({ hook: 'DiscoverVariables', body });
+    const variables = [{ name: EXTRA_COMMAND, required: false, schema: { openAPIV3Schema: { type: 'string', maxLength: 64 } } }];
+    return { body: JSON.stringify({ apiVersion: HOOKS, kind: 'DiscoverVariablesResponse', status: 'Success', variables }) };
   }
   if (path === `/ext/${HOOKS}/validatetopology/validate`) {
     requests.push({ hook: 'ValidateTopology', body });
@@ -69,13 +79,18 @@ const documents = (text: string): KubeObject[] =>
     .filter((d): d is KubeObject => isRecord(d));
 const example = (file: string) => readFileSync(join(EXAMPLES, file), 'utf8');
 
-async function createCluster(name: string) {
+async function createCluster(name: string, variables: unknown[] = []) {
   const generated = generateCluster(
     example('cluster-template-in-memory.yaml'),
     { clusterName: name, kubernetesVersion: 'v1.33.0', controlPlaneMachineCount: 1, workerMachineCount: 1, targetNamespace: NS },
     {},
   );
-  for (const object of documents(generated)) await api.mustCreateDocument({ ...object, metadata: { ...object.metadata, namespace: NS } });
+  for (const object of documents(generated)) {
+    const topology = object.kind === 'Cluster' && isRecord(object.spec?.topology) ? object.spec.topology : undefined;
+    const existing = Array.isArray(topology?.variables) ? topology.variables : [];
+    const withVariables = topology && variables.length > 0 ? { ...object, spec: { ...object.spec, topology: { ...topology, variables: [...existing, ...variables] } } } : object;
+    await api.mustCreateDocument({ ...withVariables, metadata: { ...withVariables.metadata, namespace: NS } });
+  }
 }
 
 beforeAll(async () => {
@@ -100,7 +115,7 @@ describe.skipIf(!HAVE_EXAMPLES)('external patches of a ClusterClass through an H
     });
     for (const object of documents(example('clusterclass-in-memory.yaml'))) {
       const withPatch =
-        object.kind === 'ClusterClass' ? { ...object, spec: { ...object.spec, patches: [{ name: 'from-extension', external: { generatePatchesExtension: 'gen.ext', validateTopologyExtension: 'validate.ext' } }] } } : object;
+        object.kind === 'ClusterClass' ? { ...object, spec: { ...object.spec, patches: [{ name: 'from-extension', external: { generatePatchesExtension: 'gen.ext', validateTopologyExtension: 'validate.ext', discoverVariablesExtension: 'vars.ext', settings: { flavour: 'test' } } }] } } : object;
       await api.mustCreateDocument({ ...withPatch, metadata: { ...withPatch.metadata, namespace: NS } });
     }
     await createCluster('p1');
@@ -128,5 +143,27 @@ describe.skipIf(!HAVE_EXAMPLES)('external patches of a ClusterClass through an H
     expect(condition(failed, 'TopologyReconciled')?.message).toBe('patch "from-extension" (external validate.ext) rejected the topology: extension handler "validate.ext" answered Failure: two clusters are one too many');
     const controlPlanes = await api.list(CP_API, 'KubeadmControlPlane', NS);
     expect(controlPlanes.map((c) => c.metadata.labels?.['cluster.x-k8s.io/cluster-name'])).toEqual(['p1']);
+  });
+
+  it('DiscoverVariables: the class lists the variable from the patch; a Cluster setting it gets its value into GeneratePatches', async () => {
+    rejectTopology = false;
+    const cc = await eventually('ClusterClass status.variables with the discovered variable', async (report) => {
+      const object = await api.get(CORE, 'ClusterClass', NS, 'in-memory');
+      const variables = valueAt(object, 'status', 'variables');
+      report({ variables, ready: condition(object, 'VariablesReady') });
+      return Array.isArray(variables) && variables.some((v: unknown) => isRecord(v) && v.name === EXTRA_COMMAND) ? object : undefined;
+    });
+    expect(condition(cc, 'VariablesReady')?.status).toBe('True');
+    const statusVariables = valueAt(cc, 'status', 'variables');
+    expect(Array.isArray(statusVariables) && statusVariables.find((v: unknown) => isRecord(v) && v.name === EXTRA_COMMAND)).toEqual({
+      name: EXTRA_COMMAND,
+      definitionsConflict: false,
+      definitions: [{ from: 'from-extension', required: false, schema: { openAPIV3Schema: { type: 'string', maxLength: 64 } } }],
+    });
+    expect(requests.find((r) => r.hook === 'DiscoverVariables')?.body).toMatchObject({ apiVersion: HOOKS, kind: 'DiscoverVariablesRequest', settings: { flavour: 'test' } });
+
+    await createCluster('p3', [{ name: EXTRA_COMMAND, value: 'echo from-a-discovered-variable' }]);
+    const kcp = await eventually('the control plane of p3', async () => (await api.list(CP_API, 'KubeadmControlPlane', NS)).find((c) => c.metadata.labels?.['cluster.x-k8s.io/cluster-name'] === 'p3'));
+    expect(valueAt(kcp, 'spec', 'kubeadmConfigSpec', 'preKubeadmCommands')).toEqual(['echo from-a-discovered-variable']);
   });
 });

@@ -4,9 +4,10 @@
  * an ExtensionConfig, answers the hooks of a cluster built from Cluster API's in-memory
  * ClusterClass. BeforeClusterCreate blocks twice (nothing of the topology exists meanwhile), then
  * passes; AfterControlPlaneInitialized is called and its pending mark cleared; a version change
- * asks BeforeClusterUpgrade (blocked once, the control plane keeps its version), then the control
- * plane upgrades, AfterControlPlaneUpgrade is called before any worker takes the new version, then
- * AfterClusterUpgrade; deleting the Cluster waits on BeforeClusterDelete until it passes.
+ * asks BeforeClusterUpgrade (blocked once, the control plane keeps its version), then
+ * BeforeControlPlaneUpgrade and the control plane upgrades; AfterControlPlaneUpgrade, then
+ * BeforeWorkersUpgrade (blocked once: no MachineDeployment moves meanwhile), then the workers
+ * upgrade; AfterWorkersUpgrade, then AfterClusterUpgrade; deleting the Cluster waits on BeforeClusterDelete until it passes.
  * What the store held at each call is read from its change feed, never from timing.
  */
 
@@ -43,10 +44,14 @@ const HOOK_NAMES = [
   'BeforeClusterCreate',
   'AfterControlPlaneInitialized',
   'BeforeClusterUpgrade',
+  'BeforeControlPlaneUpgrade',
   'AfterControlPlaneUpgrade',
+  'BeforeWorkersUpgrade',
+  'AfterWorkersUpgrade',
   'AfterClusterUpgrade',
   'BeforeClusterDelete',
 ] as const;
+const UPGRADE_ORDER: Hook[] = ['BeforeClusterUpgrade', 'BeforeControlPlaneUpgrade', 'AfterControlPlaneUpgrade', 'BeforeWorkersUpgrade', 'AfterWorkersUpgrade', 'AfterClusterUpgrade'];
 type Hook = (typeof HOOK_NAMES)[number];
 
 let plane: ControlPlane;
@@ -64,7 +69,7 @@ interface HookCall {
 }
 const hookCalls: HookCall[] = [];
 /** How many times each hook blocks before it passes. */
-const blockTimes: Partial<Record<Hook, number>> = { BeforeClusterCreate: 2, BeforeClusterUpgrade: 1, BeforeClusterDelete: 1 };
+const blockTimes: Partial<Record<Hook, number>> = { BeforeClusterCreate: 2, BeforeClusterUpgrade: 1, BeforeWorkersUpgrade: 1, BeforeClusterDelete: 1 };
 
 function seenNow(): HookCall['seen'] {
   const latest = new Map<string, { type: string; object: KubeObject }>();
@@ -214,28 +219,50 @@ describe.skipIf(!HAVE_EXAMPLES)('lifecycle hooks of a topology cluster through a
     expect(callsOf('AfterControlPlaneInitialized')[0]?.seen.topologyObjects).toEqual(expect.arrayContaining([expect.stringMatching(/^KubeadmControlPlane\//)]));
   });
 
-  it('a version change: BeforeClusterUpgrade holds the control plane, then it upgrades; AfterControlPlaneUpgrade comes before any worker moves, then AfterClusterUpgrade', async () => {
+  it("a version change runs Cluster API's upgrade sequence: BeforeClusterUpgrade and BeforeWorkersUpgrade hold what they guard, every hook in order", async () => {
     await api.mergePatch(CORE, 'Cluster', NS, CLUSTER, { spec: { topology: { version: 'v1.34.0' } } });
     await machinesRunning('v1.34.0', 'both machines Running v1.34.0');
     await eventually('AfterClusterUpgrade called', async () => (callsOf('AfterClusterUpgrade').length > 0 ? true : undefined));
 
+    const upgradeCalls = hookCalls.filter((c) => UPGRADE_ORDER.includes(c.hook)).map((c) => c.hook);
+    expect(upgradeCalls.filter((h, i) => h !== upgradeCalls[i - 1])).toEqual(UPGRADE_ORDER);
+
     const before = callsOf('BeforeClusterUpgrade');
-    expect(before.length).toBeGreaterThanOrEqual(2);
+    expect(before).toHaveLength(2);
     // The second call came after the first blocked: the control plane had not moved meanwhile.
     expect(before[1]?.seen.controlPlaneVersions).toEqual(['v1.33.0']);
-    expect(before[0]?.request).toMatchObject({ kind: 'BeforeClusterUpgradeRequest', fromKubernetesVersion: 'v1.33.0', toKubernetesVersion: 'v1.34.0' });
+    const plan = { controlPlaneUpgrades: [{ version: 'v1.34.0' }], workersUpgrades: [{ version: 'v1.34.0' }] };
+    expect(before[0]?.request).toMatchObject({ kind: 'BeforeClusterUpgradeRequest', fromKubernetesVersion: 'v1.33.0', toKubernetesVersion: 'v1.34.0', ...plan });
+
+    const cpStep = callsOf('BeforeControlPlaneUpgrade');
+    expect(cpStep).toHaveLength(1);
+    expect(cpStep[0]?.seen.controlPlaneVersions).toEqual(['v1.33.0']);
+    expect(cpStep[0]?.request).toMatchObject({ kind: 'BeforeControlPlaneUpgradeRequest', fromKubernetesVersion: 'v1.33.0', toKubernetesVersion: 'v1.34.0', ...plan });
 
     const afterCp = callsOf('AfterControlPlaneUpgrade');
-    expect(afterCp.length).toBeGreaterThanOrEqual(1);
     expect(afterCp[0]?.seen.controlPlaneVersions).toEqual(['v1.34.0']);
     expect(afterCp[0]?.seen.workerVersions).toEqual(['v1.33.0']);
-    expect(afterCp[0]?.request).toMatchObject({ kind: 'AfterControlPlaneUpgradeRequest', kubernetesVersion: 'v1.34.0' });
+    expect(afterCp[0]?.request).toMatchObject({ kind: 'AfterControlPlaneUpgradeRequest', kubernetesVersion: 'v1.34.0', controlPlaneUpgrades: [], workersUpgrades: [{ version: 'v1.34.0' }] });
+
+    const workersStep = callsOf('BeforeWorkersUpgrade');
+    expect(workersStep).toHaveLength(2);
+    expect(workersStep[0]?.request).toMatchObject({ kind: 'BeforeWorkersUpgradeRequest', fromKubernetesVersion: 'v1.33.0', toKubernetesVersion: 'v1.34.0', controlPlaneUpgrades: [], workersUpgrades: [{ version: 'v1.34.0' }] });
+    // Asked again after blocking: the control plane had upgraded, no MachineDeployment had moved.
+    expect(workersStep[1]?.seen.controlPlaneVersions).toEqual(['v1.34.0']);
+    expect(workersStep[1]?.seen.workerVersions).toEqual(['v1.33.0']);
+    const blockedStatus = changes.some(
+      (c) => c.object.kind === 'Cluster' && condition(c.object, 'TopologyReconciled')?.message?.includes('Following hooks are blocking upgrade: BeforeWorkersUpgrade: not yet'),
+    );
+    expect(blockedStatus).toBe(true);
+
+    const afterWorkers = callsOf('AfterWorkersUpgrade');
+    expect(afterWorkers).toHaveLength(1);
+    expect(afterWorkers[0]?.seen.workerVersions).toEqual(['v1.34.0']);
+    expect(afterWorkers[0]?.request).toMatchObject({ kind: 'AfterWorkersUpgradeRequest', kubernetesVersion: 'v1.34.0', controlPlaneUpgrades: [], workersUpgrades: [] });
 
     const afterCluster = callsOf('AfterClusterUpgrade');
     expect(afterCluster[0]?.seen.workerVersions).toEqual(['v1.34.0']);
     expect(afterCluster[0]?.request).toMatchObject({ kind: 'AfterClusterUpgradeRequest', kubernetesVersion: 'v1.34.0' });
-    const order = hookCalls.map((c) => c.hook).filter((h) => h === 'AfterControlPlaneUpgrade' || h === 'AfterClusterUpgrade');
-    expect(order[0]).toBe('AfterControlPlaneUpgrade');
 
     await eventually('no hook pending once the upgrade is done', async (report) => {
       const c = await cluster();

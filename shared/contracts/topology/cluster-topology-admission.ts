@@ -12,7 +12,7 @@ import type { KubeObject } from '../object.js';
 import { CLUSTER_GROUP } from '../schemas/groups.js';
 import { type FieldError, invalid, joinPath } from '../validation/field-error.js';
 import { versionChangeErrors } from './version-change.js';
-import { classVariableDefinitions, defaultAndValidateVariables, type VariableDefinition } from './topology-variables.js';
+import { clusterClassVariableDefinitions, defaultAndValidateVariables, type VariableDefinition } from './topology-variables.js';
 
 /** Reads a ClusterClass (the API passes its store). */
 export type ClusterClassReader = (namespace: string, name: string) => Promise<KubeObject | undefined>;
@@ -77,7 +77,7 @@ export async function admitClusterTopology(cluster: KubeObject, old: KubeObject 
     throw fail([invalid(`${TOPOLOGY}.classRef.name`, className, `ClusterClass ${classNamespace}/${className} not found`)]);
   }
   const errors = versionChangeErrors(stringAt(old?.spec, 'topology', 'version'), stringAt(topology, 'version') ?? '', classKubernetesVersions(clusterClass.spec));
-  const definitions = classVariableDefinitions(clusterClass.spec);
+  const definitions = clusterClassVariableDefinitions(clusterClass);
   const globals = defaultAndValidateVariables(definitions, topology.variables, `${TOPOLOGY}.variables`, true);
   errors.push(...globals.errors);
 

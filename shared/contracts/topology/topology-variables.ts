@@ -31,6 +31,24 @@ export function classVariableDefinitions(classSpec: unknown): VariableDefinition
   );
 }
 
+/**
+ * Every variable a Cluster of this class may set: the inline definitions, plus those the class
+ * controller discovered from external patches (`status.variables` definitions not `from: inline`;
+ * the first definition of a name, definitions of one name agree unless marked conflicting).
+ */
+export function clusterClassVariableDefinitions(clusterClass: { spec?: unknown; status?: unknown }): VariableDefinition[] {
+  const inline = classVariableDefinitions(clusterClass.spec);
+  const known = new Set(inline.map((v) => v.name));
+  const status = isRecord(clusterClass.status) && Array.isArray(clusterClass.status.variables) ? clusterClass.status.variables : [];
+  const discovered = status.flatMap((v: unknown) => {
+    if (!isRecord(v) || typeof v.name !== 'string' || known.has(v.name) || v.definitionsConflict === true || !Array.isArray(v.definitions)) return [];
+    const definition: unknown = v.definitions.find((d: unknown) => isRecord(d) && d.from !== 'inline');
+    if (!isRecord(definition)) return [];
+    return [{ name: v.name, required: definition.required === true, openAPIV3Schema: isRecord(definition.schema) ? definition.schema.openAPIV3Schema : undefined }];
+  });
+  return [...inline, ...discovered];
+}
+
 function readVariables(list: unknown): TopologyVariable[] {
   if (!Array.isArray(list)) return [];
   return list.flatMap((v: unknown) => (isRecord(v) && typeof v.name === 'string' ? [{ name: v.name, value: v.value }] : []));

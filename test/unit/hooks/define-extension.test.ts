@@ -81,6 +81,37 @@ describe('defineExtension', () => {
   });
 });
 
+describe('defineExtension: the per-step upgrade hooks', () => {
+  const stepped = defineExtension({
+    name: 'steps',
+    handlers: {
+      beforeControlPlaneUpgrade: (r) => ({ retryAfterSeconds: r.controlPlaneUpgrades.length, message: `${r.fromKubernetesVersion}->${r.toKubernetesVersion}` }),
+      afterControlPlaneUpgrade: (r) => ({ message: `${r.kubernetesVersion}, workers next: ${r.workersUpgrades.map((s) => s.version).join(',')}` }),
+      beforeWorkersUpgrade: (r) => ({ retryAfterSeconds: r.workersUpgrades.length > 0 ? 30 : 0, message: `${r.fromKubernetesVersion}->${r.toKubernetesVersion}` }),
+      afterWorkersUpgrade: (r) => ({ message: r.kubernetesVersion }),
+    },
+  });
+  const plan = { controlPlaneUpgrades: [{ version: 'v1.34.0' }], workersUpgrades: [{ version: 'v1.34.0' }] };
+  const versions = { fromKubernetesVersion: 'v1.33.0', toKubernetesVersion: 'v1.34.0' };
+
+  it.each<[string, string, Record<string, unknown>, Record<string, unknown>]>([
+    ['BeforeControlPlaneUpgrade', 'beforecontrolplaneupgrade/before-control-plane-upgrade', { ...versions, ...plan }, { status: 'Success', retryAfterSeconds: 1, message: 'v1.33.0->v1.34.0' }],
+    ['AfterControlPlaneUpgrade', 'aftercontrolplaneupgrade/after-control-plane-upgrade', { kubernetesVersion: 'v1.34.0', controlPlaneUpgrades: [], workersUpgrades: plan.workersUpgrades }, { status: 'Success', retryAfterSeconds: 0, message: 'v1.34.0, workers next: v1.34.0' }],
+    ['BeforeWorkersUpgrade', 'beforeworkersupgrade/before-workers-upgrade', { ...versions, ...plan }, { status: 'Success', retryAfterSeconds: 30, message: 'v1.33.0->v1.34.0' }],
+    ['AfterWorkersUpgrade', 'afterworkersupgrade/after-workers-upgrade', { kubernetesVersion: 'v1.34.0', controlPlaneUpgrades: [], workersUpgrades: [] }, { status: 'Success', retryAfterSeconds: 0, message: 'v1.34.0' }],
+  ])('%s: typed request in, a retry response out', async (hook, path, fields, expected) => {
+    const response = await stepped.handle({ method: 'POST', path: `/${AV}/${path}`, body: JSON.stringify({ apiVersion: AV, kind: `${hook}Request`, cluster: CLUSTER, ...fields }) });
+    const body: unknown = JSON.parse(response.body);
+    expect(response.status).toBe(200);
+    expect(body).toEqual({ apiVersion: AV, kind: `${hook}Response`, ...expected });
+  });
+
+  it('a per-step request without its versions is a Failure naming the field', async () => {
+    const response = await stepped.handle({ method: 'POST', path: `/${AV}/beforeworkersupgrade/before-workers-upgrade`, body: JSON.stringify({ cluster: CLUSTER, ...plan }) });
+    expect(JSON.parse(response.body)).toMatchObject({ status: 'Failure', message: expect.stringMatching(/KubernetesVersion/) });
+  });
+});
+
 describe('hosted extensions behind the path secret', () => {
   const hosted = hostedExtensionsHandler({ extensions: [extension], pathSecret: SECRET });
   const request = (path: string) => hosted({ method: 'POST', path, query: new URLSearchParams(), headers: {}, body: JSON.stringify({ apiVersion: AV, kind: 'DiscoveryRequest' }) });

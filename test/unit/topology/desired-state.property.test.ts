@@ -45,7 +45,7 @@ async function desiredFrom(store: MemoryObjectStore, cluster: StoredObject): Pro
       return { topologyName: md.name, annotations: {}, ...(existing ? { current: existing } : {}) };
     }),
     beforeUpgradeBlocked: false,
-    afterControlPlaneUpgradeBlocked: false,
+    workerHooksBlocked: false,
   });
   return await computeDesiredState({ cluster, topology, blueprint: blueprint.blueprint, current, upgrade, admit: admitGenerated(builtinProviderLookup) });
 }

@@ -97,7 +97,7 @@ describe('topology lifecycle hooks through the hook client', () => {
     expect(later.calls).toEqual([]);
   });
 
-  it('an upgrade sends Cluster API bodies and ends with AfterClusterUpgrade once the control plane runs the new version', async () => {
+  it('an upgrade of a cluster without workers sends Cluster API bodies, asks no worker hook and ends with AfterClusterUpgrade once the control plane runs the new version', async () => {
     const store = new MemoryObjectStore();
     const { cluster } = await setUpTopologyCluster({ name: 'c-up', cpReplicas: 1, tag: 'x', mds: [] }, store);
     await reconcileWith(store, cluster, script({}));
@@ -109,7 +109,8 @@ describe('topology lifecycle hooks through the hook client', () => {
     const starting = script({});
     const started = await reconcileWith(store, upgraded, starting);
     expect(starting.calls.map((c) => [c.hook, c.body])).toEqual([
-      ['BeforeClusterUpgrade', { fromKubernetesVersion: 'v1.33.0', toKubernetesVersion: 'v1.34.0', controlPlaneUpgrades: [{ version: 'v1.34.0' }], workersUpgrades: [{ version: 'v1.34.0' }] }],
+      ['BeforeClusterUpgrade', { fromKubernetesVersion: 'v1.33.0', toKubernetesVersion: 'v1.34.0', controlPlaneUpgrades: [{ version: 'v1.34.0' }], workersUpgrades: [] }],
+      ['BeforeControlPlaneUpgrade', { fromKubernetesVersion: 'v1.33.0', toKubernetesVersion: 'v1.34.0', controlPlaneUpgrades: [{ version: 'v1.34.0' }], workersUpgrades: [] }],
     ]);
     expect(started.after?.metadata.annotations?.[PENDING]).toBe('AfterClusterUpgrade,AfterControlPlaneInitialized,AfterControlPlaneUpgrade');
 
@@ -119,7 +120,7 @@ describe('topology lifecycle hooks through the hook client', () => {
     const finishing = script({});
     const finished = await reconcileWith(store, upgraded, finishing);
     expect(finishing.calls.map((c) => [c.hook, c.body])).toEqual([
-      ['AfterControlPlaneUpgrade', { kubernetesVersion: 'v1.34.0', controlPlaneUpgrades: [], workersUpgrades: [{ version: 'v1.34.0' }] }],
+      ['AfterControlPlaneUpgrade', { kubernetesVersion: 'v1.34.0', controlPlaneUpgrades: [], workersUpgrades: [] }],
       ['AfterClusterUpgrade', { kubernetesVersion: 'v1.34.0' }],
     ]);
     expect(finished.after?.metadata.annotations?.[PENDING]).toBe('AfterControlPlaneInitialized');

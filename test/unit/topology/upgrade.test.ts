@@ -41,7 +41,7 @@ function input(overrides: Partial<UpgradeInput>): UpgradeInput {
       { topologyName: 'md-1', annotations: {}, current: md('c1-md-1', OLD) },
     ],
     beforeUpgradeBlocked: false,
-    afterControlPlaneUpgradeBlocked: false,
+    workerHooksBlocked: false,
     ...overrides,
   };
 }
@@ -53,7 +53,7 @@ describe('sequenced upgrades', () => {
     ['while control-plane machines still run the old version, workers wait', { controlPlane: kcp(NEW, OLD), machines: [cpMachine('m1', NEW), cpMachine('m2', OLD), cpMachine('m3', OLD)] }, { controlPlaneVersion: NEW, controlPlaneUpgrading: true, controlPlaneStable: false, pendingUpgrade: ['md-0', 'md-1'] }],
     ['once every control-plane machine runs it, one MachineDeployment at a time (concurrency 1)', { controlPlane: kcp(NEW, NEW), machines: cpAt(NEW) }, { controlPlaneStable: true, upgrading: ['md-0'], pendingUpgrade: ['md-1'] }],
     ['upgrade-concurrency 2 moves both', { controlPlane: kcp(NEW, NEW), machines: cpAt(NEW), clusterAnnotations: { 'topology.cluster.x-k8s.io/upgrade-concurrency': '2' } }, { upgrading: ['md-0', 'md-1'], pendingUpgrade: [] }],
-    ['AfterControlPlaneUpgrade blocking holds the workers', { controlPlane: kcp(NEW, NEW), machines: cpAt(NEW), afterControlPlaneUpgradeBlocked: true }, { upgrading: [], pendingUpgrade: ['md-0', 'md-1'] }],
+    ['AfterControlPlaneUpgrade blocking holds the workers', { controlPlane: kcp(NEW, NEW), machines: cpAt(NEW), workerHooksBlocked: true }, { upgrading: [], pendingUpgrade: ['md-0', 'md-1'] }],
     ['an MD still rolling counts against the concurrency', { controlPlane: kcp(NEW, NEW), machines: [...cpAt(NEW), worker('w1', 'c1-md-0', OLD)], machineDeployments: [{ topologyName: 'md-0', annotations: {}, current: md('c1-md-0', NEW) }, { topologyName: 'md-1', annotations: {}, current: md('c1-md-1', OLD) }] }, { upgrading: ['md-0'], pendingUpgrade: ['md-1'] }],
     ['defer-upgrade skips that MachineDeployment', { controlPlane: kcp(NEW, NEW), machines: cpAt(NEW), machineDeployments: [{ topologyName: 'md-0', annotations: { 'topology.cluster.x-k8s.io/defer-upgrade': '' }, current: md('c1-md-0', OLD) }, { topologyName: 'md-1', annotations: {}, current: md('c1-md-1', OLD) }] }, { deferred: ['md-0'], upgrading: ['md-1'] }],
     ['hold-upgrade-sequence holds it and every later one', { controlPlane: kcp(NEW, NEW), machines: cpAt(NEW), machineDeployments: [{ topologyName: 'md-0', annotations: { 'topology.cluster.x-k8s.io/hold-upgrade-sequence': '' }, current: md('c1-md-0', OLD) }, { topologyName: 'md-1', annotations: {}, current: md('c1-md-1', OLD) }] }, { deferred: ['md-0', 'md-1'], upgrading: [] }],

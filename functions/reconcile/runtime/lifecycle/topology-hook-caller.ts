@@ -14,22 +14,28 @@ function call<H extends WireHook>(client: HookClient, hook: H, request: Lifecycl
   return client.call(hook, request.cluster, body);
 }
 
+function steps(versions: readonly string[] | undefined): { version: string }[] {
+  return (versions ?? []).map((version) => ({ version }));
+}
+
 function send(client: HookClient, request: LifecycleHookRequest): Promise<HookResult> {
-  const from = request.fromKubernetesVersion ?? '';
-  const to = request.toKubernetesVersion ?? '';
-  const version = request.kubernetesVersion ?? '';
+  const versions = { fromKubernetesVersion: request.fromKubernetesVersion ?? '', toKubernetesVersion: request.toKubernetesVersion ?? '' };
+  const kubernetesVersion = request.kubernetesVersion ?? '';
+  const plan = { controlPlaneUpgrades: steps(request.controlPlaneUpgrades), workersUpgrades: steps(request.workersUpgrades) };
   switch (request.hook) {
     case 'BeforeClusterCreate':
     case 'AfterControlPlaneInitialized':
     case 'BeforeClusterDelete':
       return call(client, request.hook, request, {});
     case 'BeforeClusterUpgrade':
-      // One-step plan: the control plane and then the workers go straight to the new version.
-      return call(client, 'BeforeClusterUpgrade', request, { fromKubernetesVersion: from, toKubernetesVersion: to, controlPlaneUpgrades: [{ version: to }], workersUpgrades: [{ version: to }] });
+    case 'BeforeControlPlaneUpgrade':
+    case 'BeforeWorkersUpgrade':
+      return call(client, request.hook, request, { ...versions, ...plan });
     case 'AfterControlPlaneUpgrade':
-      return call(client, 'AfterControlPlaneUpgrade', request, { kubernetesVersion: version, controlPlaneUpgrades: [], workersUpgrades: [{ version }] });
+    case 'AfterWorkersUpgrade':
+      return call(client, request.hook, request, { kubernetesVersion, ...plan });
     case 'AfterClusterUpgrade':
-      return call(client, 'AfterClusterUpgrade', request, { kubernetesVersion: version });
+      return call(client, 'AfterClusterUpgrade', request, { kubernetesVersion });
   }
 }
 

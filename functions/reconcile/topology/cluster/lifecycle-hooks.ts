@@ -10,16 +10,12 @@
 
 import type { StoredObject } from '../../../../shared/contracts/object.js';
 import { TransientError } from '../../../../shared/errors/index.js';
+import type { LifecycleHook } from '../../../../shared/contracts/hooks/index.js';
 
 export const LIFECYCLE_HOOKS_PORT = 'topologyLifecycleHooks';
 
-export type LifecycleHook =
-  | 'BeforeClusterCreate'
-  | 'AfterControlPlaneInitialized'
-  | 'BeforeClusterUpgrade'
-  | 'AfterControlPlaneUpgrade'
-  | 'AfterClusterUpgrade'
-  | 'BeforeClusterDelete';
+/** Every lifecycle hook of the Runtime SDK catalog (shared/contracts/hooks/catalog.ts). */
+export type { LifecycleHook };
 
 export interface LifecycleHookRequest {
   hook: LifecycleHook;
@@ -28,6 +24,9 @@ export interface LifecycleHookRequest {
   fromKubernetesVersion?: string;
   toKubernetesVersion?: string;
   kubernetesVersion?: string;
+  /** The upgrade plan still ahead (`[0]` = next step), for the upgrade hooks except AfterClusterUpgrade. */
+  controlPlaneUpgrades?: readonly string[];
+  workersUpgrades?: readonly string[];
 }
 
 export interface LifecycleHookAnswer {

@@ -12,7 +12,7 @@ import { booleanAt, deepEqual, isRecord } from '../../../../shared/contracts/jso
 import { groupOf, type KubeObject } from '../../../../shared/contracts/object.js';
 import { TopologyReason } from '../../../../shared/contracts/topology/well-known.js';
 import { TemplateError } from '../../../../shared/gotemplate/execute.js';
-import { EXTENSION_CALLER_PORT, type ExtensionCaller } from '../../../../shared/ports/runtime-extensions.js';
+import { extensionCallerFrom } from '../../../../shared/ports/runtime-extensions.js';
 import type { ClusterScope } from '../../core/cluster/scope.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { admitGenerated, GeneratedObjectInvalid } from './admit-generated.js';
@@ -37,15 +37,6 @@ export const TOPOLOGY_FAILED_REQUEUE_SECONDS = 60;
 export const HOOK_FAILED_REQUEUE_SECONDS = 10;
 
 const contractRef = (o: KubeObject) => ({ apiGroup: groupOf(o.apiVersion), kind: o.kind, name: o.metadata.name });
-
-function isExtensionCaller(value: unknown): value is ExtensionCaller {
-  return typeof value === 'object' && value !== null && typeof Reflect.get(value, 'callExtension') === 'function';
-}
-
-function extensionCallerOf(providers: Readonly<Record<string, unknown>> | undefined): ExtensionCaller | undefined {
-  const caller = providers?.[EXTENSION_CALLER_PORT];
-  return isExtensionCaller(caller) ? caller : undefined;
-}
 
 function describeFailure(error: unknown): string | undefined {
   if (error instanceof TopologyPatchError || error instanceof TemplateError || error instanceof GeneratedObjectInvalid || error instanceof PatchError) return error.message;
@@ -148,7 +139,7 @@ async function reconcileTopology(s: ClusterScope): Promise<PhaseResult> {
   for (const [hook, pending] of upgrade.hookMarks) markHook(s, hook, pending);
   let desired: DesiredState;
   try {
-    const patchContext = { caller: extensionCallerOf(s.ctx.providers), namespace: s.object.metadata.namespace };
+    const patchContext = { caller: extensionCallerFrom(s.ctx.providers), namespace: s.object.metadata.namespace };
     desired = await computeDesiredState({
       cluster: s.object,
       topology,

@@ -33,8 +33,8 @@ export interface UpgradeInput {
   machineDeployments: readonly TopologyMachineDeploymentInput[];
   /** BeforeClusterUpgrade answered "wait" (lifecycle-hooks.ts). */
   beforeUpgradeBlocked: boolean;
-  /** AfterControlPlaneUpgrade is pending and answered "wait". */
-  afterControlPlaneUpgradeBlocked: boolean;
+  /** AfterControlPlaneUpgrade or BeforeWorkersUpgrade is still pending (it answered "wait", or was not asked yet). */
+  workerHooksBlocked: boolean;
 }
 
 export interface UpgradeDecision {
@@ -125,14 +125,14 @@ interface WorkerContext {
 /** computeMachineDeploymentVersion for one MachineDeployment, given those before it. */
 function decideWorker(md: TopologyMachineDeploymentInput, w: WorkerContext, held: boolean, inFlight: number): Verdict {
   if (!md.current) {
-    const waiting = w.input.controlPlane !== undefined && (w.cp.controlPlaneUpgrading || w.cp.controlPlanePendingUpgrade || w.input.afterControlPlaneUpgradeBlocked);
+    const waiting = w.input.controlPlane !== undefined && (w.cp.controlPlaneUpgrading || w.cp.controlPlanePendingUpgrade || w.input.workerHooksBlocked);
     return waiting ? 'pendingCreate' : 'create';
   }
   const moving = w.moving.has(md.topologyName);
   if ((stringAt(md.current.spec, 'template', 'spec', 'version') ?? w.input.topologyVersion) === w.input.topologyVersion) return moving ? 'upgrading' : 'current';
   const deferred = held || md.annotations[ANNOTATION_HOLD_UPGRADE_SEQUENCE] !== undefined || md.annotations[ANNOTATION_DEFER_UPGRADE] !== undefined;
   if (deferred) return 'deferred';
-  if (!w.cp.controlPlaneStable || w.input.afterControlPlaneUpgradeBlocked || (inFlight >= w.concurrency && !moving)) return 'pendingUpgrade';
+  if (!w.cp.controlPlaneStable || w.input.workerHooksBlocked || (inFlight >= w.concurrency && !moving)) return 'pendingUpgrade';
   return 'upgrading';
 }
 

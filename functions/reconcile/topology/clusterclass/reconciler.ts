@@ -2,19 +2,23 @@
  * ClusterClass (Cluster API's core/reconcilers/clusterclass): every referenced template must
  * exist (RefVersionsUpToDate; a missing one is named in the condition and retried); the class
  * owns its templates (so they go with it); `status.variables` lists the inline definitions
- * (`from: inline`) and VariablesReady says they are usable. Variables of external patches are
- * discovered by the Runtime SDK (another issue): a class with external patches keeps
- * VariablesReady until then with what it knows.
+ * (`from: inline`) and those external patches' DiscoverVariables answers define (`from: <patch>`,
+ * variables.ts); VariablesReady says they are usable, or why discovery failed.
  */
 
 import { groupOf, ownerReferenceTo, type StoredObject } from '../../../../shared/contracts/object.js';
 import { type ClassTemplateRef, clusterClassSpecSchema } from '../../../../shared/contracts/schemas/core/cluster-class.js';
 import { CLUSTER_GROUP } from '../../../../shared/contracts/schemas/groups.js';
-import { classVariableDefinitions } from '../../../../shared/contracts/topology/topology-variables.js';
+import { isRecord } from '../../../../shared/contracts/json.js';
+import { extensionCallerFrom } from '../../../../shared/ports/runtime-extensions.js';
 import { updateFresh } from '../../engine/references/update-fresh.js';
 import type { PhaseResult, ReconcileContext, ReconcilerDefinition, Scope, StatusUpdate } from '../../engine/skeleton/types.js';
+import { reconcileClassVariables } from './variables.js';
 
 export const TEMPLATE_MISSING_REQUEUE_SECONDS = 30;
+/** A failed variable discovery is tried again after this long (Cluster API backs off on the error). */
+export const VARIABLE_DISCOVERY_RETRY_SECONDS = 20;
+const VARIABLE_DISCOVERY_FAILED = 'VariableDiscoveryFailed';
 
 interface ClusterClassScope extends Scope {
   variables: unknown[];
@@ -58,14 +62,19 @@ async function adopt(s: ClusterClassScope, template: StoredObject): Promise<void
   );
 }
 
-function variablesPhase(s: ClusterClassScope): PhaseResult {
-  s.variables = classVariableDefinitions(s.object.spec).map((v) => ({
-    name: v.name,
-    definitionsConflict: false,
-    definitions: [{ from: 'inline', required: v.required, schema: { openAPIV3Schema: v.openAPIV3Schema } }],
-  }));
-  s.conditions.push({ type: 'VariablesReady', status: 'True', reason: 'VariablesReady' });
-  return {};
+async function variablesPhase(s: ClusterClassScope): Promise<PhaseResult> {
+  const patches = clusterClassSpecSchema.safeParse(s.object.spec).data?.patches ?? [];
+  const outcome = await reconcileClassVariables(s.object.spec, patches, extensionCallerFrom(s.ctx.providers), s.object.metadata.namespace);
+  if (outcome.ok) {
+    s.variables = outcome.variables;
+    s.conditions.push({ type: 'VariablesReady', status: 'True', reason: 'VariablesReady' });
+    return {};
+  }
+  // A failed discovery keeps what was discovered before (Cluster API does not drop old variables).
+  const previous = isRecord(s.object.status) && Array.isArray(s.object.status.variables) ? s.object.status.variables : [];
+  s.variables = outcome.variables ?? previous;
+  s.conditions.push({ type: 'VariablesReady', status: 'False', reason: VARIABLE_DISCOVERY_FAILED, message: outcome.message });
+  return { requeueAfterSeconds: VARIABLE_DISCOVERY_RETRY_SECONDS };
 }
 
 export const clusterClassReconciler: ReconcilerDefinition<ClusterClassScope> = {
