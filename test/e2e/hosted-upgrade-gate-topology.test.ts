@@ -7,14 +7,12 @@
  * moves to it and no hook is left pending.
  */
 
-import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
 import { extensionConfigCommand } from '../../cli/commands/extension-config.js';
 import { generateCluster } from '../../cli/templates/clusterctl-variables.js';
 import { type ControlPlane, startControlPlane } from '../../local/control-plane.js';
@@ -24,10 +22,8 @@ import { isDeleting, type KubeObject, LABEL_CLUSTER_NAME } from '../../shared/co
 import { eventually } from '../support/eventually.js';
 import { RestClient, type SendRequest } from '../support/rest-client.js';
 import { runCli } from '../support/run-cli.js';
+import { exampleText as example, TOPOLOGY_EXAMPLES_SOURCE, yamlDocuments as documents } from '../support/topology-examples.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const EXAMPLES = join(resolve(REPO_ROOT, '../shared'), 'capi-samples/examples');
-const HAVE_EXAMPLES = existsSync(join(EXAMPLES, 'clusterclass-in-memory.yaml'));
 
 const CORE = 'cluster.x-k8s.io/v1beta2';
 const CP_API = 'controlplane.cluster.x-k8s.io/v1beta2';
@@ -61,11 +57,6 @@ function sendWithCa(ca: string): SendRequest {
 }
 
 const condition = (o: KubeObject | undefined, type: string) => findCondition(conditionsOf(o?.status), type);
-const documents = (text: string): KubeObject[] =>
-  parseAllDocuments(text)
-    .map((d) => d.toJS())
-    .filter((d): d is KubeObject => isRecord(d));
-const example = (file: string) => readFileSync(join(EXAMPLES, file), 'utf8');
 
 async function applyAll(objects: readonly KubeObject[]) {
   for (const object of objects) await api.mustCreateDocument({ ...object, metadata: { ...object.metadata, namespace: NS } });
@@ -100,7 +91,7 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-describe.skipIf(!HAVE_EXAMPLES)('the hosted upgrade gate holds a topology upgrade (../shared/capi-samples examples)', { timeout: 300_000 }, () => {
+describe(`the hosted upgrade gate holds a topology upgrade (in-memory class: ${TOPOLOGY_EXAMPLES_SOURCE})`, { timeout: 300_000 }, () => {
   it('registers capless own extension and builds a 1+1 topology cluster', async () => {
     // The gate asks again after 2 s instead of its default minute.
     await api.mustCreate({ ...extensionConfig, spec: { ...extensionConfig.spec, settings: { retryAfterSeconds: '2' } } });

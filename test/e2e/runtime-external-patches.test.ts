@@ -8,13 +8,10 @@
  * Cluster setting it gets its value into GeneratePatches.
  */
 
-import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
 import { generateCluster } from '../../cli/templates/clusterctl-variables.js';
 import { type ControlPlane, startControlPlane } from '../../local/control-plane.js';
 import { conditionsOf, findCondition } from '../../shared/contracts/conditions.js';
@@ -23,10 +20,8 @@ import type { KubeObject } from '../../shared/contracts/object.js';
 import { eventually } from '../support/eventually.js';
 import { discoveryAnswer, type ExtensionAnswer, handler, type RecordedCall, startExtensionServer, type TestExtensionServer } from '../support/extension-server.js';
 import { RestClient } from '../support/rest-client.js';
+import { exampleText as example, TOPOLOGY_EXAMPLES_SOURCE, yamlDocuments as documents } from '../support/topology-examples.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const EXAMPLES = join(resolve(REPO_ROOT, '../shared'), 'capi-samples/examples');
-const HAVE_EXAMPLES = existsSync(join(EXAMPLES, 'clusterclass-in-memory.yaml'));
 
 const CORE = 'cluster.x-k8s.io/v1beta2';
 const CP_API = 'controlplane.cluster.x-k8s.io/v1beta2';
@@ -73,11 +68,6 @@ function respond(call: RecordedCall): ExtensionAnswer {
 }
 
 const condition = (o: KubeObject | undefined, type: string) => findCondition(conditionsOf(o?.status), type);
-const documents = (text: string): KubeObject[] =>
-  parseAllDocuments(text)
-    .map((d) => d.toJS())
-    .filter((d): d is KubeObject => isRecord(d));
-const example = (file: string) => readFileSync(join(EXAMPLES, file), 'utf8');
 
 async function createCluster(name: string, variables: unknown[] = []) {
   const generated = generateCluster(
@@ -106,7 +96,7 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-describe.skipIf(!HAVE_EXAMPLES)('external patches of a ClusterClass through an HTTPS extension (../shared/capi-samples examples)', { timeout: 300_000 }, () => {
+describe(`external patches of a ClusterClass through an HTTPS extension (in-memory class: ${TOPOLOGY_EXAMPLES_SOURCE})`, { timeout: 300_000 }, () => {
   it('GeneratePatches lands in the generated control plane; ValidateTopology sees the patched templates', async () => {
     await api.mustCreate({ apiVersion: EC, kind: 'ExtensionConfig', metadata: { name: 'ext' }, spec: { clientConfig: { url: `${server.url}/ext`, caBundle: server.caBundle } } });
     await eventually('ExtensionConfig Discovered', async () => {

@@ -11,13 +11,10 @@
  * What the store held at each call is read from its change feed, never from timing.
  */
 
-import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
 import { generateCluster } from '../../cli/templates/clusterctl-variables.js';
 import { type ControlPlane, startControlPlane } from '../../local/control-plane.js';
 import { conditionsOf, findCondition } from '../../shared/contracts/conditions.js';
@@ -27,10 +24,8 @@ import { LABEL_CONTROL_PLANE } from '../../shared/contracts/topology/well-known.
 import { eventually } from '../support/eventually.js';
 import { discoveryAnswer, type ExtensionAnswer, handler, type RecordedCall, startExtensionServer, type TestExtensionServer } from '../support/extension-server.js';
 import { RestClient } from '../support/rest-client.js';
+import { exampleText as example, TOPOLOGY_EXAMPLES_SOURCE, yamlDocuments as documents } from '../support/topology-examples.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const EXAMPLES = join(resolve(REPO_ROOT, '../shared'), 'capi-samples/examples');
-const HAVE_EXAMPLES = existsSync(join(EXAMPLES, 'clusterclass-in-memory.yaml'));
 
 const CORE = 'cluster.x-k8s.io/v1beta2';
 const CP_API = 'controlplane.cluster.x-k8s.io/v1beta2';
@@ -103,16 +98,6 @@ function respond(call: RecordedCall): ExtensionAnswer {
 const callsOf = (hook: Hook) => hookCalls.filter((c) => c.hook === hook);
 const condition = (o: KubeObject | undefined, type: string) => findCondition(conditionsOf(o?.status), type);
 
-function documents(text: string): KubeObject[] {
-  return parseAllDocuments(text)
-    .map((d) => d.toJS())
-    .filter((d): d is KubeObject => isRecord(d));
-}
-
-function example(file: string): string {
-  return readFileSync(join(EXAMPLES, file), 'utf8');
-}
-
 async function applyAll(objects: readonly KubeObject[]) {
   for (const object of objects) await api.mustCreateDocument({ ...object, metadata: { ...object.metadata, namespace: NS } });
 }
@@ -162,7 +147,7 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-describe.skipIf(!HAVE_EXAMPLES)('lifecycle hooks of a topology cluster through an HTTPS Runtime Extension (../shared/capi-samples examples)', { timeout: 300_000 }, () => {
+describe(`lifecycle hooks of a topology cluster through an HTTPS Runtime Extension (in-memory class: ${TOPOLOGY_EXAMPLES_SOURCE})`, { timeout: 300_000 }, () => {
   it('discovers the extension through an ExtensionConfig whose caBundle is the server CA', async () => {
     await api.mustCreate({ apiVersion: EC, kind: 'ExtensionConfig', metadata: { name: 'ext' }, spec: { clientConfig: { url: `${server.url}/ext`, caBundle: server.caBundle } } });
     const discovered = await eventually('ExtensionConfig Discovered', async (report) => {
