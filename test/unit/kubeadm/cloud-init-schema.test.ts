@@ -44,11 +44,13 @@ describe('cloud-init schema validation (cloud-init devel render + schema -c)', (
     roles = await renderRoles('v1.32.0', 'ECDSA-P256');
   });
 
-  it.runIf(!skipCloudInit)('cloud-init is installed', () => {
+  it('cloud-init is installed', (context) => {
+    if (skipCloudInit) context.skip('CAPLESS_SKIP_CLOUD_INIT=1: cloud-init schema checks turned off for this run');
     expect(cloudInitAvailable(), MISSING_CLOUD_INIT).toBe(true);
   }, CLOUD_INIT_TIMEOUT_MS);
 
-  it.runIf(!skipCloudInit)('init, control-plane join, worker and a sample with every optional section are valid', async () => {
+  it('init, control-plane join, worker and a sample with every optional section are valid', async (context) => {
+    if (skipCloudInit) context.skip('CAPLESS_SKIP_CLOUD_INIT=1: cloud-init schema checks turned off for this run');
     expect(cloudInitAvailable(), MISSING_CLOUD_INIT).toBe(true);
     const inputs = { init: roles.init, controlPlaneJoin: roles.controlPlaneJoin, worker: roles.worker, optionalSections };
     const results = await Promise.all(
@@ -63,7 +65,8 @@ describe('cloud-init schema validation (cloud-init devel render + schema -c)', (
     expect(results[0]?.rendered.startsWith('#cloud-config')).toBe(true);
   }, CLOUD_INIT_TIMEOUT_MS);
 
-  it.runIf(!skipCloudInit)('rejects broken input (lock_passwd: "yes", table_type: zfs) so the check can fail', async () => {
+  it('rejects broken input (lock_passwd: "yes", table_type: zfs) so the check can fail', async (context) => {
+    if (skipCloudInit) context.skip('CAPLESS_SKIP_CLOUD_INIT=1: cloud-init schema checks turned off for this run');
     expect(cloudInitAvailable(), MISSING_CLOUD_INIT).toBe(true);
     const brokenUsers = optionalSections.replace('lock_passwd: true', 'lock_passwd: "yes"');
     const brokenDisk = optionalSections.replace('table_type: gpt', 'table_type: zfs');
