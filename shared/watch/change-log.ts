@@ -28,6 +28,8 @@ export interface ChangeLogOptions {
    * compacted once as many changes as the log keeps have been appended since the last compaction.
    */
   journal?: ChangeJournal;
+  /** The position the log starts at when no journal names one (default: a fresh resourceVersion). */
+  origin?: string;
 }
 
 /** Where a watch starts, resolved from a resourceVersion. */
@@ -55,7 +57,7 @@ export class ChangeLog {
     this.clock = options.clock ?? systemClock;
     this.journal = options.journal;
     const kept = this.journal?.load();
-    this.origin = kept?.origin ?? nextResourceVersion(this.clock.now());
+    this.origin = kept?.origin ?? options.origin ?? nextResourceVersion(this.clock.now());
     if (kept) this.restore(kept);
     this.compact();
     this.unsubscribe = source.onChange((change) => this.append(this.entryFor(change)));
@@ -114,6 +116,18 @@ export class ChangeLog {
    */
   appendMissed(changes: readonly ObjectChange[]): void {
     for (const change of changes) this.append(this.entryFor(change));
+  }
+
+  /**
+   * Changes whose resourceVersions were given elsewhere (the AWS watch log, ADR 0080), in order;
+   * ones the log already holds are skipped, so overlapping reads of the same history are harmless.
+   */
+  appendRecorded(changes: readonly Omit<JournalRecord, 'seq'>[]): void {
+    for (const change of changes) {
+      if (this.seqByVersion.has(change.object.metadata.resourceVersion)) continue;
+      const bytes = sizeOf(change.object) + (change.previous ? sizeOf(change.previous) : 0);
+      this.append({ ...change, seq: ++this.seq, bytes });
+    }
   }
 
   close(): void {
