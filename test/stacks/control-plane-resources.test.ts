@@ -15,7 +15,7 @@ const jwt = synthStack({
 }).template;
 
 const KINDS = RECONCILED_KINDS.length;
-const FUNCTIONS = KINDS + 4; // reconcilers + api, router, resync, hosted extensions
+const FUNCTIONS = KINDS + 5; // reconcilers + api, router, resync, hosted extensions, watch
 const HOOKS_ROUTE = 'POST /hooks/{proxy+}';
 const managementRoutes = (t: Template) => Object.values(t.findResources('AWS::ApiGatewayV2::Route')).filter((r) => valueAt(r, 'Properties', 'RouteKey') !== HOOKS_ROUTE);
 
@@ -89,9 +89,9 @@ describe('the reconcile queues', () => {
 describe('the functions', () => {
   const functions = functionPolicies(template);
 
-  it('are the API, the router, the resync and one reconciler per kind', () => {
+  it('are the API, the router, the resync, the hosted extensions, the watch function and one reconciler per kind', () => {
     expect(functions.map((f) => f.serviceName).sort()).toEqual(
-      ['capless-api', 'capless-router', 'capless-resync', 'capless-hooks', ...RECONCILED_KINDS.map((k) => `capless-reconcile-${k.kind.toLowerCase()}`)].sort(),
+      ['capless-api', 'capless-router', 'capless-resync', 'capless-hooks', 'capless-watch', ...RECONCILED_KINDS.map((k) => `capless-reconcile-${k.kind.toLowerCase()}`)].sort(),
     );
   });
 
@@ -268,12 +268,46 @@ describe('monitoring', () => {
 });
 
 describe('outputs', () => {
-  it('exports the API URL and the table name', () => {
-    expect(Object.keys(template.findOutputs('*')).sort()).toEqual(['ApiUrl', expect.stringMatching(/^ControlPlaneHooksPathSecretArn/), 'TableName']);
+  it('exports the API URL, the watch URL and the table name', () => {
+    expect(Object.keys(template.findOutputs('*')).sort()).toEqual(['ApiUrl', expect.stringMatching(/^ControlPlaneHooksPathSecretArn/), 'TableName', 'WatchUrl']);
   });
 
   it('keeps one log group per function plus the access logs', () => {
     expect(logicalIds(template, 'AWS::Logs::LogGroup')).toHaveLength(FUNCTIONS + 1);
+  });
+});
+
+describe('the watch endpoint (ADR 0080)', () => {
+  it('is a function URL that streams its response and admits only IAM-signed callers', () => {
+    template.hasResourceProperties('AWS::Lambda::Url', {
+      AuthType: 'AWS_IAM',
+      InvokeMode: 'RESPONSE_STREAM',
+      TargetFunctionArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^ControlPlaneWatchFunction'), 'Arn'] },
+    });
+    template.resourceCountIs('AWS::Lambda::Url', 1);
+  });
+
+  it("runs for Lambda's 15 minutes and knows both tables", () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Timeout: 900,
+      Environment: { Variables: Match.objectLike({ TABLE_NAME: Match.anyValue(), WATCH_LOG_TABLE_NAME: Match.anyValue(), SECRET_ACCESS: 'true' }) },
+    });
+  });
+
+  it('keeps its change history an hour by TTL, encrypted with the CMK, in a table of its own', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: 'kind', KeyType: 'HASH' },
+        { AttributeName: 'rv', KeyType: 'RANGE' },
+      ],
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      SSESpecification: { SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: { 'Fn::GetAtt': [Match.stringLikeRegexp('StateKey'), 'Arn'] } },
+    });
+  });
+
+  it('tells the router where to record changes', () => {
+    const router = Object.values(template.findResources('AWS::Lambda::Function')).find((f) => JSON.stringify(valueAt(f, 'Properties', 'Environment')).includes('QUEUE_URLS') && JSON.stringify(f).includes('WATCH_LOG_TABLE_NAME'));
+    expect(router).toBeDefined();
   });
 });
 
@@ -287,7 +321,7 @@ describe('CaplessControlPlane in a stack of your own', () => {
   const mine = Template.fromStack(stack);
 
   it('builds one queue pair and one reconciler per given kind', () => {
-    mine.resourceCountIs('AWS::Lambda::Function', kinds.length + 4);
+    mine.resourceCountIs('AWS::Lambda::Function', kinds.length + 5);
     mine.resourceCountIs('AWS::SQS::Queue', kinds.length * 2 + 1);
     expect([...controlPlane.reconcilers.keys()]).toEqual(['cluster.x-k8s.io/Cluster', 'infrastructure.example.com/AcmeMachine']);
     mine.hasResourceProperties('AWS::Lambda::Function', {
