@@ -8,6 +8,8 @@ import { bearerTokenAuthenticator } from '../functions/api/auth.js';
 import { pathAdmission } from '../functions/api/path-admission.js';
 import { WatchHub, type WatchLimits } from '../functions/api/watch/watch-hub.js';
 import { ChangeLog } from '../shared/watch/change-log.js';
+import { recoverMissedChanges } from '../shared/watch/recover-missed-changes.js';
+import { FileChangeJournal } from './file-change-journal.js';
 import { requestProcessor } from '../functions/reconcile/engine/process-request.js';
 import { builtinProviderRegistry } from '../functions/reconcile/engine/providers/builtin.js';
 import type { ProviderRegistry } from '../functions/reconcile/engine/providers/provider-registry.js';
@@ -131,6 +133,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     },
   };
 
+  // Before anything writes: the log picks up its history and what the store changed unseen (ADR 0081).
+  const log = await openChangeLog(options, store, kinds, clock);
   const unsubscribe = store.onChange((change) => {
     routeChange(change, registry, store)
       .then((requests) => queue.enqueueMany(options.deliverRouted ? options.deliverRouted(requests) : requests))
@@ -140,7 +144,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const resumed = await resyncAll(store, registry, queue);
   logger.info('resync at start', { objects: resumed });
 
-  const watches = new WatchHub(new ChangeLog(store, { clock }), options.watchLimits);
+  const watches = new WatchHub(log, options.watchLimits);
   const admission = pathAdmission(kinds, providers);
   const authenticate = bearerTokenAuthenticator([{ token, principal: { name: 'capless-admin', canReadSecrets: true, canWriteSecrets: true } }]);
   const host = options.host ?? '127.0.0.1';
@@ -192,6 +196,19 @@ async function dynamoBackend(options: ControlPlaneOptions, clock: Clock): Promis
       await dynamo?.close();
     },
   };
+}
+
+/**
+ * The change log watches are served from. Kept in the data directory when the store is (the
+ * default), so watch positions survive a restart; in memory when the store is.
+ */
+async function openChangeLog(options: ControlPlaneOptions, store: ObjectStore & ChangeSource, kinds: KindRegistry, clock: Clock): Promise<ChangeLog> {
+  const durable = !options.store && (options.endpoint !== undefined || options.persist !== false);
+  if (!durable) return new ChangeLog(store, { clock });
+  const log = new ChangeLog(store, { clock, journal: new FileChangeJournal(options.dataDir) });
+  const missed = await recoverMissedChanges(log, store, kinds.all());
+  if (missed > 0) (options.logger ?? silentLogger).info('watch history caught up with the store', { changes: missed });
+  return log;
 }
 
 function requireContext(context: ReconcileContext | undefined): ReconcileContext {

@@ -3,6 +3,7 @@ import { type IFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import { type ApiAuth, ManagementApi } from './api/management-api.js';
+import { WatchEndpoint } from './api/watch-endpoint.js';
 import { CaplessFunction } from './functions/capless-function.js';
 import { ENV } from './functions/entry-points.js';
 import { ProviderEventRules } from './events/provider-event-rules.js';
@@ -56,6 +57,8 @@ export class CaplessControlPlane extends Construct {
   readonly api: ManagementApi;
   readonly apiFunction: CaplessFunction;
   readonly router: CaplessFunction;
+  /** Kubernetes watches: the watch log and the streaming function URL (ADR 0080). */
+  readonly watches: WatchEndpoint;
   readonly resync: CaplessFunction;
   /** Hosted Runtime Extensions behind `POST /hooks/{proxy+}` (ADR 0100). */
   readonly hostedExtensions: HostedExtensions;
@@ -106,6 +109,8 @@ export class CaplessControlPlane extends Construct {
     this.objects.grantReadObjects(this.router.function);
     this.objects.grantWriteWorkItems(this.router.function);
     this.queues.grantEnqueue(this.router.function);
+    this.watches = new WatchEndpoint(this, 'Watch', { objects: this.objects, logRetention });
+    this.watches.grantRecord(this.router.function);
     this.router.function.addEventSource(
       new DynamoEventSource(this.objects.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -185,6 +190,7 @@ export class CaplessControlPlane extends Construct {
     monitored.set('Resync', this.resync.function);
     monitored.set('Dispatcher', this.dispatcher.dispatcher.function);
     monitored.set('Hooks', this.hostedExtensions.function.function);
+    monitored.set('Watch', this.watches.function.function);
     this.monitoring = new ControlPlaneMonitoring(this, 'Monitoring', {
       functions: monitored,
       router: this.router.function,

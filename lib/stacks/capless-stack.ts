@@ -16,6 +16,7 @@ export class CaplessStack extends Stack {
     super(scope, id, props);
     this.controlPlane = new CaplessControlPlane(this, 'ControlPlane', props.controlPlane);
     new CfnOutput(this, 'ApiUrl', { value: this.controlPlane.api.url, description: 'management API base URL' });
+    new CfnOutput(this, 'WatchUrl', { value: this.controlPlane.watches.url.url, description: 'streaming watch endpoint (?watch=true), SigV4 for the lambda service (ADR 0080)' });
     new CfnOutput(this, 'TableName', { value: this.controlPlane.objects.tableName, description: 'object table' });
   }
 }

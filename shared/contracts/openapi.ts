@@ -1,10 +1,12 @@
 /**
  * OpenAPI v3 documents per group/version, as served at `/openapi/v3/apis/<group>/<version>`
  * (`/openapi/v3/api/v1` for the core group) and read by kubectl and @kubernetes/client-node.
- * Generated from the zod schemas, never written by hand.
+ * Generated from the zod schemas, never written by hand; the field descriptions are Cluster API's
+ * own (shared/contracts/crds/crd-descriptions.ts).
  */
 
 import { z } from 'zod';
+import { applyDescriptions, crdDescriptions } from './crds/crd-descriptions.js';
 import { isRecord, type JsonRecord } from './json.js';
 import { defaultKinds, type KindInfo, type KindRegistry } from './kinds.js';
 import { schemaFor } from './schemas/catalog.js';
@@ -52,6 +54,8 @@ function storageSchema(info: KindInfo): JsonRecord {
   });
   const { $schema: _ignored, ...schema } = generated;
   markOpenObjects(schema);
+  const descriptions = crdDescriptions(info.group, info.kind);
+  if (descriptions) applyDescriptions(schema, descriptions);
   return schema;
 }
 

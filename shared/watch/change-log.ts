@@ -6,20 +6,13 @@
  * what is kept is "gone" and the client lists again, as with etcd's compaction.
  */
 
-import type { StoredObject } from '../contracts/object.js';
+import { groupOf, type StoredObject } from '../contracts/object.js';
 import { type Clock, systemClock } from '../ports/clock.js';
 import type { ChangeSource, ObjectChange } from '../ports/object-store.js';
 import { isResourceVersion, nextResourceVersion } from '../store/resource-version.js';
+import type { ChangeJournal, JournalContents, JournalRecord } from './change-journal.js';
 
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
-
-export interface LoggedChange {
-  seq: number;
-  type: WatchEventType;
-  /** The object as it now is; for DELETED, as it was, with the resourceVersion of its removal. */
-  object: StoredObject;
-  /** The object before a MODIFIED change (selector transitions need it). */
-  previous?: StoredObject;
+export interface LoggedChange extends JournalRecord {
   /** Approximate serialized size, what the byte budget counts. */
   bytes: number;
 }
@@ -30,6 +23,13 @@ export interface ChangeLogOptions {
   /** Bytes of objects kept for resuming (default 64 MiB). */
   maxBytes?: number;
   clock?: Clock;
+  /**
+   * Keeps the history across restarts (ADR 0081): loaded at construction, every change appended,
+   * compacted once as many changes as the log keeps have been appended since the last compaction.
+   */
+  journal?: ChangeJournal;
+  /** The position the log starts at when no journal names one (default: a fresh resourceVersion). */
+  origin?: string;
 }
 
 /** Where a watch starts, resolved from a resourceVersion. */
@@ -44,17 +44,23 @@ export class ChangeLog {
   private readonly clock: Clock;
   /** The position of "nothing seen yet": what a list answers before any change. */
   private readonly origin: string;
+  private readonly journal: ChangeJournal | undefined;
   private bytes = 0;
   private seq = 0;
   private evictedThrough = 0;
+  private appendedSinceCompaction = 0;
   private readonly unsubscribe: () => void;
 
   constructor(source: ChangeSource, options: ChangeLogOptions = {}) {
     this.maxEntries = options.maxEntries ?? 10_000;
     this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
     this.clock = options.clock ?? systemClock;
-    this.origin = nextResourceVersion(this.clock.now());
-    this.unsubscribe = source.onChange((change) => this.append(change));
+    this.journal = options.journal;
+    const kept = this.journal?.load();
+    this.origin = kept?.origin ?? options.origin ?? nextResourceVersion(this.clock.now());
+    if (kept) this.restore(kept);
+    this.compact();
+    this.unsubscribe = source.onChange((change) => this.append(this.entryFor(change)));
   }
 
   /** The resourceVersion of the newest change kept (a list's resourceVersion). */
@@ -97,19 +103,74 @@ export class ChangeLog {
     return this.listeners.size;
   }
 
+  /** The newest state of every object the retained history names (what a restart checks the store against). */
+  lastKnown(): Map<string, LoggedChange> {
+    const last = new Map<string, LoggedChange>();
+    for (const entry of this.entries) last.set(identity(entry.object), entry);
+    return last;
+  }
+
+  /**
+   * Logs changes the store made while nothing was listening (a crash between a write and its
+   * journal line), as a restart finds them: see recoverMissedChanges.
+   */
+  appendMissed(changes: readonly ObjectChange[]): void {
+    for (const change of changes) this.append(this.entryFor(change));
+  }
+
+  /**
+   * Changes whose resourceVersions were given elsewhere (the AWS watch log, ADR 0080), in order;
+   * ones the log already holds are skipped, so overlapping reads of the same history are harmless.
+   */
+  appendRecorded(changes: readonly Omit<JournalRecord, 'seq'>[]): void {
+    for (const change of changes) {
+      if (this.seqByVersion.has(change.object.metadata.resourceVersion)) continue;
+      const bytes = sizeOf(change.object) + (change.previous ? sizeOf(change.previous) : 0);
+      this.append({ ...change, seq: ++this.seq, bytes });
+    }
+  }
+
   close(): void {
     this.unsubscribe();
     this.listeners.clear();
+    this.journal?.close();
   }
 
-  private append(change: ObjectChange): void {
-    const entry = this.entryFor(change);
+  private append(entry: LoggedChange | undefined): void {
     if (!entry) return;
+    this.add(entry);
+    this.evict();
+    if (this.journal) {
+      const { bytes: _bytes, ...record } = entry;
+      this.journal.append(record);
+      if (++this.appendedSinceCompaction >= this.maxEntries) this.compact();
+    }
+    for (const listener of this.listeners) listener(entry);
+  }
+
+  private add(entry: LoggedChange): void {
     this.entries.push(entry);
     this.bytes += entry.bytes;
     this.seqByVersion.set(entry.object.metadata.resourceVersion, entry.seq);
+  }
+
+  private restore(kept: JournalContents): void {
+    this.evictedThrough = kept.evictedThrough;
+    this.seq = kept.evictedThrough;
+    for (const record of kept.records) {
+      this.add({ ...record, bytes: sizeOf(record.object) + (record.previous ? sizeOf(record.previous) : 0) });
+      this.seq = record.seq;
+    }
     this.evict();
-    for (const listener of this.listeners) listener(entry);
+    // Versions handed out from now on come after every one the journal names.
+    nextResourceVersion(this.clock.now(), this.head());
+  }
+
+  private compact(): void {
+    if (!this.journal) return;
+    const records = this.entries.map(({ bytes: _bytes, ...record }) => record);
+    this.journal.rewrite({ origin: this.origin, evictedThrough: this.evictedThrough, records });
+    this.appendedSinceCompaction = 0;
   }
 
   private entryFor(change: ObjectChange): LoggedChange | undefined {
@@ -136,6 +197,11 @@ export class ChangeLog {
       this.evictedThrough = dropped.seq;
     }
   }
+}
+
+/** An object's identity across changes: its kind, namespace, name and uid. */
+export function identity(object: StoredObject): string {
+  return `${groupOf(object.apiVersion)}/${object.kind}/${object.metadata.namespace}/${object.metadata.name}/${object.metadata.uid}`;
 }
 
 function sizeOf(object: StoredObject): number {

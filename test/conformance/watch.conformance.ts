@@ -4,6 +4,9 @@
  * dynalite). Requests go through the API handler in-process; the stream is read through a sink.
  */
 
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ApiDeps, handleApiRequest } from '../../functions/api/api.js';
 import type { Principal } from '../../functions/api/auth.js';
@@ -17,6 +20,8 @@ import { builtinProviderLookup } from '../../shared/contracts/providers/builtin-
 import { silentLogger } from '../../shared/ports/logger.js';
 import type { ChangeSource, ObjectStore } from '../../shared/ports/object-store.js';
 import { ChangeLog, type ChangeLogOptions } from '../../shared/watch/change-log.js';
+import { recoverMissedChanges } from '../../shared/watch/recover-missed-changes.js';
+import { FileChangeJournal } from '../../local/file-change-journal.js';
 import { eventually } from '../support/eventually.js';
 
 export interface WatchStoreUnderTest {
@@ -77,6 +82,7 @@ export function describeWatchConformance(name: string, makeStore: () => Promise<
     let store: ObjectStore & ChangeSource;
     let hub: WatchHub;
     let deps: ApiDeps;
+    let journalDir: string;
     const principal: Principal = { name: 'admin', canReadSecrets: true, canWriteSecrets: true };
 
     function serve(limits: Partial<WatchLimits> = {}, log: ChangeLogOptions = {}): void {
@@ -87,15 +93,29 @@ export function describeWatchConformance(name: string, makeStore: () => Promise<
       deps = { store, kinds, admission: pathAdmission(kinds, builtinProviderLookup), authenticate: () => principal, logger: silentLogger, watches: hub };
     }
 
+    /** Stops serving, as a process that exits does (the log stops listening to the store). */
+    function stop(): void {
+      hub.close();
+      hub.log.close();
+    }
+
+    /** Serves from a log kept in the journal directory, caught up with the store as `capless up` does at start. */
+    async function serveDurable(log: ChangeLogOptions = {}): Promise<void> {
+      stop();
+      serve({}, { ...log, journal: new FileChangeJournal(journalDir) });
+      await recoverMissedChanges(hub.log, store, [{ group: '', kind: 'ConfigMap' }]);
+    }
+
     beforeEach(async () => {
       subject = await makeStore();
       store = subject.store;
+      journalDir = await mkdtemp(join(tmpdir(), 'capless-watch-journal-'));
       serve();
     });
     afterEach(async () => {
-      hub.close();
-      hub.log.close();
+      stop();
       await subject.cleanup();
+      await rm(journalDir, { recursive: true, force: true });
     });
 
     function get(path: string, query = ''): Promise<ApiResponse> {
@@ -174,6 +194,51 @@ export function describeWatchConformance(name: string, makeStore: () => Promise<
       expect(stringAt(bookmark, 'metadata', 'annotations', 'k8s.io/initial-events-end')).toBe('true');
       const resumed = await watch(CM, `resourceVersion=${stringAt(bookmark, 'metadata', 'resourceVersion')}`);
       expect(resumed.summary()).toEqual(['ADDED z']);
+    });
+
+    it("resumes after a restart from any position issued before it, without losing or repeating an event", async () => {
+      await serveDurable();
+      const version = await listVersion(CM);
+      const before = await watch(CM, `resourceVersion=${version}`);
+      await store.create(configMap('a'));
+      await store.create(configMap('b'));
+      await update('a', { k: '1' });
+      await serveDurable();
+      await store.create(configMap('c'));
+      await store.delete(cmKey('b'));
+      const all = ['ADDED a', 'ADDED b', 'MODIFIED a', 'ADDED c', 'DELETED b'];
+      expect((await watch(CM, `resourceVersion=${version}`)).summary()).toEqual(all);
+      for (let i = 0; i < before.events.length; i++) {
+        const from = stringAt(before.events[i]?.object, 'metadata', 'resourceVersion');
+        expect((await watch(CM, `resourceVersion=${from}`)).summary(), `resumed after event ${i}`).toEqual(all.slice(i + 1));
+      }
+    });
+
+    it('catches up at restart with what the store changed while no log listened (a crash before the journal line)', async () => {
+      await serveDurable();
+      await store.create(configMap('kept'));
+      await store.create(configMap('removed'));
+      const version = await listVersion(CM);
+      stop();
+      await store.create(configMap('unseen'));
+      await update('kept', { k: 'unseen' });
+      await store.delete(cmKey('removed'));
+      await serveDurable();
+      const resumed = await watch(CM, `resourceVersion=${version}`);
+      expect(resumed.summary()).toEqual(['ADDED unseen', 'MODIFIED kept', 'DELETED removed']);
+      await store.create(configMap('later'));
+      expect(resumed.summary().at(-1)).toBe('ADDED later');
+    });
+
+    it('answers 410 Gone after a restart for a position the kept history had already dropped', async () => {
+      await serveDurable({ maxEntries: 2 });
+      const version = await listVersion(CM);
+      for (const n of ['a', 'b', 'c']) await store.create(configMap(n));
+      const kept = await listVersion(CM);
+      await serveDurable({ maxEntries: 2 });
+      expect((await get(CM, `watch=true&resourceVersion=${version}`)).status).toBe(410);
+      await store.create(configMap('d'));
+      expect((await watch(CM, `resourceVersion=${kept}`)).summary()).toEqual(['ADDED d']);
     });
 
     it('sends periodic bookmarks whose resourceVersion resumes without a loss', async () => {

@@ -1,54 +1,14 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readKubeconfigCredentials } from '../../local/data-dir.js';
 import { numberAt, valueAt } from '../../shared/contracts/json.js';
+import { exited, startCaplessUp as startUp } from '../support/capless-up-process.js';
 import { tcpListenPorts, unixSocketPaths } from '../support/tcp-listeners.js';
-
-const repoRoot = resolve(import.meta.dirname, '../..');
-
-interface Running {
-  child: ChildProcess;
-  url: string;
-}
-
-/** Starts `capless up` as a real process on a free port and waits for its "is up" line. */
-async function startUp(dataDir: string): Promise<Running> {
-  const child = spawn(process.execPath, [join(repoRoot, 'bin/capless.mjs'), 'up', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`capless up did not start in time; output:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /API (https:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolveUrl(match[1]);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`capless up exited with ${code}; output:\n${output}`));
-    });
-  });
-  return { child, url };
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) done(child.exitCode);
-    else child.once('exit', (code) => done(code));
-  });
-}
 
 interface Reply {
   status: number;

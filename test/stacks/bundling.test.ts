@@ -39,6 +39,7 @@ function bundles(): { dir: string; environment: Record<string, string> }[] {
         TABLE_NAME: 'capless-objects',
         WORK_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/work',
         RECONCILER_FUNCTIONS: '{}',
+        WATCH_LOG_TABLE_NAME: 'capless-watch-log',
         AWS_REGION: 'us-east-1',
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
         ...(kind ? { RECONCILE_KIND: kind } : {}),
@@ -47,11 +48,17 @@ function bundles(): { dir: string; environment: Record<string, string> }[] {
   });
 }
 
+/**
+ * What Lambda's Node.js runtime puts in scope for response streaming (the watch function's
+ * `awslambda.streamifyResponse`), reduced to what loading a module needs.
+ */
+const LAMBDA_RUNTIME_GLOBAL = 'globalThis.awslambda = { streamifyResponse: (handler) => handler, HttpResponseStream: { from: (stream) => stream } };';
+
 describe('function bundles', () => {
   it('exist for every function as index.mjs with a source map', () => {
     const all = bundles();
-    // The API, the router, the resync, the hosted extensions, the dispatcher, and one reconciler per reconciled kind.
-    expect(all).toHaveLength(5 + RECONCILED_KINDS.length);
+    // The API, the router, the resync, the hosted extensions, the dispatcher, the watch function, and one reconciler per reconciled kind.
+    expect(all).toHaveLength(6 + RECONCILED_KINDS.length);
     for (const { dir } of all) {
       expect(existsSync(join(dir, 'index.mjs')), dir).toBe(true);
       expect(existsSync(join(dir, 'index.mjs.map')), dir).toBe(true);
@@ -74,7 +81,7 @@ describe('function bundles', () => {
       copyFileSync(join(dir, 'index.mjs'), join(alone, 'index.mjs'));
       const output = execFileSync(
         process.execPath,
-        ['--input-type=module', '-e', "const m = await import('./index.mjs'); console.log(typeof m.handler);"],
+        ['--input-type=module', '-e', `${LAMBDA_RUNTIME_GLOBAL} const m = await import('./index.mjs'); console.log(typeof m.handler);`],
         { cwd: alone, env: { PATH: process.env.PATH, ...environment }, encoding: 'utf8' },
       );
       rmSync(alone, { recursive: true, force: true });

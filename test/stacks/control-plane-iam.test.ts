@@ -10,6 +10,8 @@ const functions = functionPolicies(template);
 
 const SECRET_PATTERN = `${SECRET_PARTITION_PREFIX}*`;
 const NEEDS_SECRETS = new Set(['capless-api', ...RECONCILED_KINDS.filter((k) => k.needsSecrets).map((k) => `capless-reconcile-${k.kind.toLowerCase()}`)]);
+/** Lists Secrets (without their data) for a watch's initial state; never writes them. */
+const READS_SECRETS = new Set(['capless-watch']);
 
 function fn(serviceName: string): FunctionPolicy {
   const found = functions.find((f) => f.serviceName === serviceName);
@@ -21,8 +23,14 @@ function leadingKeys(statement: Statement, operator: string): unknown {
   return valueAt(statement.condition, operator, 'dynamodb:LeadingKeys');
 }
 
+/** Statements on the watch log table (ADR 0080): change history, no Secret data, no objects to keep apart. */
+function isWatchLogStatement(statement: Statement): boolean {
+  return statement.resources.some((r) => referencedId(r)?.startsWith('ControlPlaneWatchLog') === true);
+}
+
+/** Statements on the object table's items. */
 function itemStatements(policy: FunctionPolicy): Statement[] {
-  return policy.statements.filter((s) => s.actions.some((a) => a.startsWith('dynamodb:') && !/Stream|GetRecords|GetShardIterator/.test(a)));
+  return policy.statements.filter((s) => !isWatchLogStatement(s) && s.actions.some((a) => a.startsWith('dynamodb:') && !/Stream|GetRecords|GetShardIterator/.test(a)));
 }
 
 /** Statements that open Secret partitions: a positive LeadingKeys match on the Secret prefix. */
@@ -129,9 +137,13 @@ describe.each(TABLE_FUNCTIONS.map((f) => [f.serviceName, f] as const))('function
     expect(logs[0]?.resources.map(referencedId)).toEqual([expect.stringMatching(/LogGroup/)]);
   });
 
-  it(NEEDS_SECRETS.has(serviceName) ? 'may read and write Secrets' : 'may not touch Secrets', () => {
+  const secretAccess = NEEDS_SECRETS.has(serviceName) ? 'may read and write Secrets' : READS_SECRETS.has(serviceName) ? 'may read Secrets but not write them' : 'may not touch Secrets';
+  it(secretAccess, () => {
     const secrets = secretStatements(policy);
-    if (NEEDS_SECRETS.has(serviceName)) {
+    if (READS_SECRETS.has(serviceName)) {
+      expect(secrets.flatMap((s) => s.actions)).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+      expect(secrets.flatMap((s) => s.actions).filter((a) => /Put|Update|Delete|Write/.test(a))).toEqual([]);
+    } else if (NEEDS_SECRETS.has(serviceName)) {
       expect(secrets.flatMap((s) => s.actions)).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem']));
     } else {
       expect(secrets).toEqual([]);
@@ -165,6 +177,22 @@ describe('queue access', () => {
   it('only the router may write to the stream failure queue', () => {
     const writers = functions.filter((f) => f.statements.some((s) => s.actions.includes('sqs:SendMessage') && s.resources.some((r) => referencedId(r)?.includes('StreamFailures'))));
     expect(writers.map((f) => f.serviceName)).toEqual(['capless-router']);
+  });
+});
+
+describe('the watch log (ADR 0080)', () => {
+  const touching = (f: FunctionPolicy) => f.statements.filter(isWatchLogStatement).flatMap((s) => s.actions).sort();
+
+  it('only the watch function reads it, and only by Query', () => {
+    const readers = functions.filter((f) => touching(f).some((a) => !/Put|Write/.test(a)));
+    expect(readers.map((f) => f.serviceName)).toEqual(['capless-watch']);
+    expect(touching(fn('capless-watch'))).toEqual(['dynamodb:Query']);
+  });
+
+  it('only the router writes it, and only puts', () => {
+    const writers = functions.filter((f) => touching(f).some((a) => /Put|Write/.test(a)));
+    expect(writers.map((f) => f.serviceName)).toEqual(['capless-router']);
+    expect(touching(fn('capless-router'))).toEqual(['dynamodb:BatchWriteItem', 'dynamodb:PutItem']);
   });
 });
 

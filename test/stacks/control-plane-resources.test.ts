@@ -15,7 +15,7 @@ const jwt = synthStack({
 }).template;
 
 const KINDS = RECONCILED_KINDS.length;
-const FUNCTIONS = KINDS + 5; // reconcilers + api, router, resync, hosted extensions, dispatcher
+const FUNCTIONS = KINDS + 6; // reconcilers + api, router, resync, hosted extensions, dispatcher, watch
 const HOOKS_ROUTE = 'POST /hooks/{proxy+}';
 const managementRoutes = (t: Template) => Object.values(t.findResources('AWS::ApiGatewayV2::Route')).filter((r) => valueAt(r, 'Properties', 'RouteKey') !== HOOKS_ROUTE);
 
@@ -92,9 +92,9 @@ describe('the work queues (ADR 0110)', () => {
 describe('the functions', () => {
   const functions = functionPolicies(template);
 
-  it('are the API, the router, the resync, the dispatcher and one reconciler per kind', () => {
+  it('are the API, the router, the resync, the dispatcher, the watch function and one reconciler per kind', () => {
     expect(functions.map((f) => f.serviceName).sort()).toEqual(
-      ['capless-api', 'capless-router', 'capless-resync', 'capless-hooks', 'capless-dispatch', ...RECONCILED_KINDS.map((k) => `capless-reconcile-${k.kind.toLowerCase()}`)].sort(),
+      ['capless-api', 'capless-router', 'capless-resync', 'capless-hooks', 'capless-dispatch', 'capless-watch', ...RECONCILED_KINDS.map((k) => `capless-reconcile-${k.kind.toLowerCase()}`)].sort(),
     );
   });
 
@@ -301,12 +301,46 @@ describe('monitoring', () => {
 });
 
 describe('outputs', () => {
-  it('exports the API URL and the table name', () => {
-    expect(Object.keys(template.findOutputs('*')).sort()).toEqual(['ApiUrl', expect.stringMatching(/^ControlPlaneHooksPathSecretArn/), 'TableName']);
+  it('exports the API URL, the watch URL and the table name', () => {
+    expect(Object.keys(template.findOutputs('*')).sort()).toEqual(['ApiUrl', expect.stringMatching(/^ControlPlaneHooksPathSecretArn/), 'TableName', 'WatchUrl']);
   });
 
   it('keeps one log group per function plus the access logs', () => {
     expect(logicalIds(template, 'AWS::Logs::LogGroup')).toHaveLength(FUNCTIONS + 1);
+  });
+});
+
+describe('the watch endpoint (ADR 0080)', () => {
+  it('is a function URL that streams its response and admits only IAM-signed callers', () => {
+    template.hasResourceProperties('AWS::Lambda::Url', {
+      AuthType: 'AWS_IAM',
+      InvokeMode: 'RESPONSE_STREAM',
+      TargetFunctionArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^ControlPlaneWatchFunction'), 'Arn'] },
+    });
+    template.resourceCountIs('AWS::Lambda::Url', 1);
+  });
+
+  it("runs for Lambda's 15 minutes and knows both tables", () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Timeout: 900,
+      Environment: { Variables: Match.objectLike({ TABLE_NAME: Match.anyValue(), WATCH_LOG_TABLE_NAME: Match.anyValue(), SECRET_ACCESS: 'true' }) },
+    });
+  });
+
+  it('keeps its change history an hour by TTL, encrypted with the CMK, in a table of its own', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: 'kind', KeyType: 'HASH' },
+        { AttributeName: 'rv', KeyType: 'RANGE' },
+      ],
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      SSESpecification: { SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: { 'Fn::GetAtt': [Match.stringLikeRegexp('StateKey'), 'Arn'] } },
+    });
+  });
+
+  it('tells the router where to record changes', () => {
+    const router = Object.values(template.findResources('AWS::Lambda::Function')).find((f) => JSON.stringify(valueAt(f, 'Properties', 'Environment')).includes('QUEUE_URLS') && JSON.stringify(f).includes('WATCH_LOG_TABLE_NAME'));
+    expect(router).toBeDefined();
   });
 });
 
@@ -320,7 +354,7 @@ describe('CaplessControlPlane in a stack of your own', () => {
   const mine = Template.fromStack(stack);
 
   it('builds one dead-letter queue and one reconciler per given kind, and invokes exactly those', () => {
-    mine.resourceCountIs('AWS::Lambda::Function', kinds.length + 5);
+    mine.resourceCountIs('AWS::Lambda::Function', kinds.length + 6);
     mine.resourceCountIs('AWS::SQS::Queue', kinds.length + 3);
     mine.resourceCountIs('AWS::Lambda::EventInvokeConfig', kinds.length);
     expect([...controlPlane.reconcilers.keys()]).toEqual(['cluster.x-k8s.io/Cluster', 'infrastructure.example.com/AcmeMachine']);

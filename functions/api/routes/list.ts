@@ -42,7 +42,7 @@ function watch(
   watches: WatchHub | undefined,
   representation: Representation,
 ): Promise<ApiResponse> {
-  if (!watches) throw new MethodNotAllowedError('watch is not served on this endpoint: use the streaming watch endpoint (ADR 0080)');
+  if (!watches) throw new MethodNotAllowedError('watch is not served on this endpoint: use the streaming watch endpoint, the WatchUrl output of the stack (SigV4 for the lambda service; ADR 0080)');
   const options = parseWatchOptions(request.query);
   const listed = listQuery(request, path);
   const query = listed ? withoutPaging(listed) : undefined;

@@ -6,6 +6,7 @@ export const ENTRY_POINTS = {
   dispatch: 'functions/reconcile/dispatch/handler.ts',
   resync: 'functions/reconcile/resync/handler.ts',
   hooks: 'functions/hooks/handler.ts',
+  watch: 'functions/watch/handler.ts',
 } as const;
 
 export type EntryPoint = keyof typeof ENTRY_POINTS;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApi, startTestApi } from '../../support/api-server.js';
 import { KUBECTL_BINARIES, runTool, toolEnv } from '../../support/kubectl-binaries.js';
+import { crdDescriptions } from '../../../shared/contracts/crds/crd-descriptions.js';
 
 /** Table output with Cluster API's printer columns, the served CRDs and `explain`, once per kubectl binary. */
 describe.each(KUBECTL_BINARIES)('kubectl (%s): tables, CRDs, explain', (KUBECTL) => {
@@ -65,5 +66,19 @@ describe.each(KUBECTL_BINARIES)('kubectl (%s): tables, CRDs, explain', (KUBECTL)
     expect(result.stderr).toBe('');
     expect(result.stdout).toMatch(/KIND:\s+Cluster/);
     for (const field of ['apiServerPort', 'pods', 'serviceDomain', 'services']) expect(result.stdout).toContain(field);
+  });
+
+  it("explain cluster.spec.topology prints Cluster API's description", async (context) => {
+    const version = await kubectl('version', '--client', '-o', 'json');
+    const minor = Number(/"minor":\s*"(\d+)/.exec(version.stdout)?.[1] ?? '0');
+    if (minor < 27) context.skip(`kubectl 1.${minor} explains from OpenAPI v2, which capless serves without definitions`);
+    const result = await kubectl('explain', 'cluster.spec.topology');
+    expect(result.stderr).toBe('');
+    const expected = crdDescriptions('cluster.x-k8s.io', 'Cluster')?.get('spec.topology') ?? '';
+    expect(expected).toMatch(/^topology encapsulates/);
+    // kubectl wraps the text: compare it word for word.
+    const words = (text: string) => text.split(/\s+/).filter((word) => word !== '');
+    expect(words(result.stdout).join(' ')).toContain(words(expected).slice(0, 12).join(' '));
+    expect(result.stdout).toMatch(/classRef/);
   });
 });
