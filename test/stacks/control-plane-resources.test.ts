@@ -339,7 +339,7 @@ describe('the watch endpoint (ADR 0080)', () => {
   });
 
   it('tells the router where to record changes', () => {
-    const router = Object.values(template.findResources('AWS::Lambda::Function')).find((f) => JSON.stringify(valueAt(f, 'Properties', 'Environment')).includes('QUEUE_URLS') && JSON.stringify(f).includes('WATCH_LOG_TABLE_NAME'));
+    const router = Object.values(template.findResources('AWS::Lambda::Function')).find((f) => JSON.stringify(valueAt(f, 'Properties', 'Environment')).includes('WORK_QUEUE_URL') && JSON.stringify(f).includes('WATCH_LOG_TABLE_NAME'));
     expect(router).toBeDefined();
   });
 });
