@@ -24,8 +24,10 @@ export interface BenchOptions {
   jsonFile?: string;
   /** Client requests in flight at once against the API. */
   clientConcurrency: number;
-  /** Reconciles of different objects at once inside the control plane. */
+  /** Reconciles of different objects at once inside the control plane (per reconcile worker with `reconcileWorkers`). */
   reconcileConcurrency: number;
+  /** Reconcile worker threads (`capless up --workers`, ADR 0115); 0 runs the reconcilers on the main thread. */
+  reconcileWorkers: number;
   /** Seconds between full resyncs, for the at-rest cost (default: the deployed period, ADR 0110). */
   resyncSeconds: number;
   /** Give up (and report what was reached) after this many seconds per phase. */
@@ -40,11 +42,11 @@ export interface BenchOptions {
   topology?: boolean;
 }
 
-export const USAGE = `npm run bench -- [--clusters N] [--cp C] [--workers W] [--store memory|dynamodb]
+export const USAGE = `npm run bench -- [--clusters N] [--cp C] [--worker-machines W] [--workers P] [--store memory|dynamodb]
                  [--provision-seconds S] [--json FILE] [--endpoint URL] [--client-concurrency K]
                  [--concurrency R] [--resync-seconds T] [--timeout-seconds X]
                  [--key-algorithm ${KEY_ALGORITHMS.join('|')}] [--faults [--faults-seed N]] [--topology] [--verbose]
-defaults: N=100 C=1 W=3 store=dynamodb S=0 K=16 R=8 T=${DEFAULT_RESYNC_MINUTES * 60} X=1800 key-algorithm=ECDSA-P256`;
+defaults: N=100 C=1 W=3 P=0 store=dynamodb S=0 K=16 R=8 T=${DEFAULT_RESYNC_MINUTES * 60} X=1800 key-algorithm=ECDSA-P256`;
 
 export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
   clusters: 100,
@@ -55,6 +57,7 @@ export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
   keyAlgorithm: 'ECDSA-P256',
   clientConcurrency: 16,
   reconcileConcurrency: 8,
+  reconcileWorkers: 0,
   resyncSeconds: DEFAULT_RESYNC_MINUTES * 60,
   timeoutSeconds: 1800,
 };
@@ -68,6 +71,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
     options: {
       clusters: { type: 'string' },
       cp: { type: 'string' },
+      'worker-machines': { type: 'string' },
       workers: { type: 'string' },
       store: { type: 'string' },
       'provision-seconds': { type: 'string' },
@@ -94,12 +98,13 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
   const options: BenchOptions = {
     clusters: count('--clusters', values.clusters, d.clusters, 1),
     controlPlaneReplicas: count('--cp', values.cp, d.controlPlaneReplicas, 1),
-    workerReplicas: count('--workers', values.workers, d.workerReplicas, 0),
+    workerReplicas: count('--worker-machines', values['worker-machines'], d.workerReplicas, 0),
     store,
     provisionSeconds: count('--provision-seconds', values['provision-seconds'], d.provisionSeconds, 0),
     keyAlgorithm,
     clientConcurrency: count('--client-concurrency', values['client-concurrency'], d.clientConcurrency, 1),
     reconcileConcurrency: count('--concurrency', values.concurrency, d.reconcileConcurrency, 1),
+    reconcileWorkers: count('--workers', values.workers, d.reconcileWorkers, 0),
     resyncSeconds: count('--resync-seconds', values['resync-seconds'], d.resyncSeconds, 1),
     timeoutSeconds: count('--timeout-seconds', values['timeout-seconds'], d.timeoutSeconds, 1),
   };

@@ -12,6 +12,8 @@ export interface BenchReport {
   provisionSeconds: number;
   keyAlgorithm: string;
   reconcileConcurrency: number;
+  /** Reconcile worker threads; 0: on the main thread. */
+  reconcileWorkers: number;
   clientConcurrency: number;
   /** False when a phase hit --timeout-seconds; the figures then cover what was reached. */
   completed: boolean;
@@ -80,7 +82,7 @@ export interface BenchReport {
 /** The terminal table: one figure per line, with the target where there is one. */
 export function formatReport(r: BenchReport): string {
   const rows: Array<[string, string, string?]> = [
-    ['clusters', `${r.readyClusters}/${r.clusters} ready (${r.controlPlaneReplicas} CP + ${r.workerReplicas} workers), store ${r.store}, keys ${r.keyAlgorithm}, ${r.path === 'topology' ? 'through a ClusterClass (spec.topology)' : 'parts written directly'}`],
+    ['clusters', `${r.readyClusters}/${r.clusters} ready (${r.controlPlaneReplicas} CP + ${r.workerReplicas} worker machines), store ${r.store}, ${r.reconcileWorkers > 0 ? `${r.reconcileWorkers} reconcile worker threads` : 'reconcilers on the main thread'}, keys ${r.keyAlgorithm}, ${r.path === 'topology' ? 'through a ClusterClass (spec.topology)' : 'parts written directly'}`],
     ['objects', `${r.objects} (${r.machines} Machines)`],
     ['machine', `${r.machine.cores} cores, load ${r.machine.loadAverage1m.toFixed(1)} at start`],
     ['ready', `${fixed(r.readySeconds, 1)} s`],

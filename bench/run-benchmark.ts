@@ -65,6 +65,7 @@ export async function runBenchmark(options: BenchOptions, log: BenchLog = () => 
     port: 0,
     persist: false,
     concurrency: options.reconcileConcurrency,
+    ...(options.reconcileWorkers > 0 ? { workers: options.reconcileWorkers } : {}),
     // Under faults a lost message is only found again by the resync: run it often.
     resyncSeconds: faults ? FAULTS_RESYNC_SECONDS : options.resyncSeconds,
     ...(faults
@@ -298,6 +299,7 @@ function buildReport(i: ReportInputs): BenchReport {
     provisionSeconds: options.provisionSeconds,
     keyAlgorithm: options.keyAlgorithm,
     reconcileConcurrency: options.reconcileConcurrency,
+    reconcileWorkers: options.reconcileWorkers,
     clientConcurrency: options.clientConcurrency,
     completed: i.completed,
     readyClusters: i.readyClusters,

@@ -19,7 +19,17 @@ describe('npm run bench arguments', () => {
     expect(options.faults).toEqual(faults);
   });
 
+  it.each<[string, string[], Partial<typeof DEFAULT_BENCH_OPTIONS>]>([
+    ['--workers: reconcile worker threads', ['--workers', '2'], { reconcileWorkers: 2, workerReplicas: DEFAULT_BENCH_OPTIONS.workerReplicas }],
+    ['--worker-machines: worker Machines per cluster', ['--worker-machines', '1'], { reconcileWorkers: 0, workerReplicas: 1 }],
+    ['both', ['--workers', '4', '--worker-machines', '0'], { reconcileWorkers: 4, workerReplicas: 0 }],
+  ])('%s', (_name, argv, expected) => {
+    expect(parseBenchArgs(argv)).toMatchObject(expected);
+  });
+
   it.each<[string, string[], RegExp]>([
+    ['a negative worker count', ['--workers=-1'], /--workers must be an integer ≥ 0, not -1/],
+    ['a fractional worker-machine count', ['--worker-machines', '1.5'], /--worker-machines must be an integer ≥ 0, not 1.5/],
     ['a seed without --faults', ['--faults-seed', '3'], /--faults-seed needs --faults/],
     ['a seed that is not a number', ['--faults', '--faults-seed', 'often'], /--faults-seed must be an integer ≥ 0, not often/],
   ])('refuses %s', (_name, argv, message) => {
