@@ -141,7 +141,13 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       ...(options.extensionTransport ? { extensionTransport: options.extensionTransport } : {}),
     }),
   };
-  await dispatcher?.start();
+  try {
+    await dispatcher?.start();
+  } catch (error) {
+    await dispatcher?.stop();
+    await backend.close();
+    throw error;
+  }
 
   const unsubscribe = store.onChange((change) => {
     routeChange(change, registry, store)

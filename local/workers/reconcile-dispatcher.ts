@@ -33,6 +33,8 @@ interface Slot {
   ready: Promise<void>;
   inFlight: Map<number, { request: ReconcileRequest; resolve: (outcome: RequestOutcome) => void; reject: (error: Error) => void }>;
   alive: boolean;
+  /** Said it was ready once: a worker that dies before that cannot load, and is not restarted in a loop. */
+  started: boolean;
 }
 
 /**
@@ -56,7 +58,7 @@ export class ReconcileDispatcher {
   readonly handler: RequestHandler = async (request, failures) => {
     const slot = this.pick();
     await slot.ready;
-    if (!slot.alive) throw new Error(`reconcile worker ${slot.index} exited before it was ready`);
+    if (!slot.alive) throw new Error(`reconcile worker ${slot.index} exited; the request is retried`);
     const id = this.nextId++;
     return new Promise<RequestOutcome>((resolve, reject) => {
       slot.inFlight.set(id, { request, resolve, reject });
@@ -91,16 +93,20 @@ export class ReconcileDispatcher {
   private launch(index: number): Slot {
     const handle = this.options.spawn(index);
     let markReady: () => void = () => {};
-    const ready = new Promise<void>((resolve) => {
+    let failStart: (error: Error) => void = () => {};
+    const ready = new Promise<void>((resolve, reject) => {
       markReady = resolve;
+      failStart = reject;
     });
-    const slot: Slot = { index, handle, ready, inFlight: new Map(), alive: true };
+    // Awaited by start() and by each request; a replacement that fails to start must not go unhandled.
+    ready.catch(() => {});
+    const slot: Slot = { index, handle, ready, inFlight: new Map(), alive: true, started: false };
     handle.channel.on('message', (raw) => {
       const parsed = fromWorkerSchema.safeParse(raw);
       if (parsed.success) this.receive(slot, parsed.data, markReady);
       else this.options.logger.error('malformed message from a reconcile worker; ignored', { worker: index, error: parsed.error.message });
     });
-    handle.onExit((error) => this.exited(slot, markReady, error));
+    handle.onExit((error) => this.exited(slot, failStart, error));
     return slot;
   }
 
@@ -108,6 +114,7 @@ export class ReconcileDispatcher {
     const { channel } = slot.handle;
     switch (message.type) {
       case 'ready':
+        slot.started = true;
         markReady();
         return;
       case 'outcome': {
@@ -134,13 +141,17 @@ export class ReconcileDispatcher {
     }
   }
 
-  private exited(slot: Slot, markReady: () => void, error?: Error): void {
+  private exited(slot: Slot, failStart: (error: Error) => void, error?: Error): void {
     if (!slot.alive) return;
     slot.alive = false;
-    markReady();
+    failStart(new Error(`reconcile worker ${slot.index} exited before it was ready${error ? `: ${error.message}` : ''}`));
     for (const [, waiting] of slot.inFlight) waiting.reject(new Error(`reconcile worker ${slot.index} exited during ${keyString(waiting.request)}${error ? `: ${error.message}` : ''}`));
     slot.inFlight.clear();
     if (this.stopping) return;
+    if (!slot.started) {
+      this.options.logger.error('a reconcile worker could not start; not restarting it', { worker: slot.index, ...(error ? { error: error.message } : {}) });
+      return;
+    }
     this.options.logger.error('a reconcile worker exited; starting another', { worker: slot.index, ...(error ? { error: error.message } : {}) });
     const position = this.slots.indexOf(slot);
     if (position >= 0) this.slots[position] = this.launch(slot.index);

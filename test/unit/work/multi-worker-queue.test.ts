@@ -122,6 +122,25 @@ describe('Class: ReconcileDispatcher', () => {
     await dispatcher.stop();
   });
 
+  it('fails to start, without restarting it in a loop, when a worker dies before it is ready', async () => {
+    const workers = channelWorkers({ registry: new ReconcilerRegistry([]), clock: new ManualTime() });
+    const dispatcher = new ReconcileDispatcher({
+      workers: 1,
+      spawn: (index) => {
+        const worker = workers.spawn(index);
+        worker.onExit(() => {});
+        queueMicrotask(() => workers.spawned[index]?.crash());
+        return worker;
+      },
+      store: new MemoryObjectStore(),
+      queue: () => new InProcessWorkQueue({ handler: async () => ({ type: 'done' }) }),
+      logger: silentLogger,
+    });
+    await expect(dispatcher.start()).rejects.toThrow(/reconcile worker 0 exited before it was ready: crashed/);
+    expect(workers.spawned).toHaveLength(1);
+    await expect(dispatcher.handler(widgetKey('a'), 0)).rejects.toThrow(/no reconcile worker is running/);
+  });
+
   it.each([0, 1.5])('refuses %s workers', (workers) => {
     expect(
       () => new ReconcileDispatcher({ workers, spawn: channelWorkers({ registry: new ReconcilerRegistry([]), clock: new ManualTime() }).spawn, store: new MemoryObjectStore(), queue: () => new InProcessWorkQueue({ handler: async () => ({ type: 'done' }) }), logger: silentLogger }),
