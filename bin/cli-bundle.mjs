@@ -10,10 +10,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = join(ROOT, 'cli', 'main.ts');
-// Loaded by `capless up --workers N` as a thread of its own (local/workers/thread-worker.ts finds it next to its chunk).
-const WORKER_ENTRY = join(ROOT, 'local', 'workers', 'reconcile-worker.ts');
+// Threads of their own (local/thread-entry.ts finds them next to its chunk): the reconcile workers
+// of `capless up --workers N` and the embedded store.
+const THREAD_ENTRIES = {
+  'reconcile-worker': join(ROOT, 'local', 'workers', 'reconcile-worker.ts'),
+  'dynalite-thread': join(ROOT, 'local', 'dynalite-thread.ts'),
+};
 // Bumped whenever the bundle's shape changes (its entries), so a bundle built by an older loader is rebuilt.
-const BUNDLE_FORMAT = 2;
+const BUNDLE_FORMAT = 3;
 const CACHE = join(ROOT, 'node_modules', '.cache', 'capless', createHash('sha256').update(ROOT).digest('hex').slice(0, 16));
 const STAMP = join(CACHE, 'inputs.json');
 
@@ -49,7 +53,7 @@ async function build() {
   const out = `build-${process.pid}-${Date.now()}`;
   const outdir = join(CACHE, out);
   const result = await esbuild.build({
-    entryPoints: { main: ENTRY, 'reconcile-worker': WORKER_ENTRY },
+    entryPoints: { main: ENTRY, ...THREAD_ENTRIES },
     absWorkingDir: ROOT,
     bundle: true,
     splitting: true,

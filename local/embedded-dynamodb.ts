@@ -4,9 +4,10 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
-import dynalite from 'dynalite';
+import type { z } from 'zod';
 import { secureStoreDir } from './data-dir.js';
-import { dynalitePatchedStores, installDynaliteIteratorClose } from './dynalite-iterator-close.js';
+import { type DynaliteThreadData, dynaliteThreadMessageSchema } from './dynalite-thread-protocol.js';
+import { startThread } from './thread-entry.js';
 
 /** What a DynamoDBClient needs to reach the embedded store: spread it into the client's config. */
 export interface EmbeddedDynamoDbClientConfig {
@@ -29,7 +30,7 @@ const MAX_SOCKET_PATH_BYTES = 103;
 const NOMINAL_ENDPOINT = 'http://localhost';
 
 /**
- * dynalite, in this process, persisted under `<data-dir>/dynamodb` (LevelDB): the DynamoDB the
+ * dynalite, in a thread of this process (ADR 0116), persisted under `<data-dir>/dynamodb` (LevelDB): the DynamoDB the
  * production adapter talks to in embedded mode. `persist: false` keeps it in memory (benchmarks).
  *
  * It listens on no TCP port (ADR 0042): dynalite has no authentication, so a loopback port would
@@ -51,22 +52,25 @@ export async function startEmbeddedDynamoDb(dataDir: string, options: { persist?
     throw new Error(`the embedded DynamoDB socket path is too long for a Unix socket (${socketPath}): set TMPDIR to a shorter directory`);
   }
 
-  installDynaliteIteratorClose();
-  const patchedBefore = dynalitePatchedStores();
-  const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, ...(persist ? { path } : {}) });
-  if (dynalitePatchedStores() !== patchedBefore + 1) {
-    await rm(socketDir, { recursive: true, force: true });
-    throw new Error('dynalite was built without the iterator-close workaround (ADR 0042): its module layout changed');
-  }
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen({ path: socketPath, readableAll: false, writableAll: false }, () => {
-        server.off('error', reject);
-        resolve();
+  const thread = startThread('dynalite-thread', { socketPath, ...(persist ? { path } : {}) } satisfies DynaliteThreadData);
+  const next = () =>
+    new Promise<z.infer<typeof dynaliteThreadMessageSchema>>((resolve, reject) => {
+      const onExit = (code: number) => reject(new Error(`the embedded DynamoDB thread exited with code ${code}`));
+      thread.once('error', reject);
+      thread.once('exit', onExit);
+      thread.once('message', (message: unknown) => {
+        thread.off('error', reject);
+        thread.off('exit', onExit);
+        const parsed = dynaliteThreadMessageSchema.safeParse(message);
+        if (parsed.success) resolve(parsed.data);
+        else reject(new Error(`the embedded DynamoDB thread said something unexpected: ${parsed.error.message}`));
       });
     });
+  try {
+    const started = await next();
+    if (started.type !== 'listening') throw new Error(started.type === 'failed' ? started.error : 'the embedded DynamoDB thread did not start');
   } catch (error) {
+    await thread.terminate();
     await rm(socketDir, { recursive: true, force: true });
     throw error;
   }
@@ -75,9 +79,11 @@ export async function startEmbeddedDynamoDb(dataDir: string, options: { persist?
     socketPath,
     clientConfig: () => ({ endpoint: NOMINAL_ENDPOINT, requestHandler: { httpAgent: unixSocketAgent(socketPath) } }),
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-      });
+      // LevelDB is closed by the server's close; the thread is ended after it, not during it.
+      const closed = next().catch(() => undefined);
+      thread.postMessage('close');
+      await closed;
+      await thread.terminate();
       await rm(socketDir, { recursive: true, force: true });
     },
   };

@@ -125,7 +125,7 @@ export class ReconcileDispatcher {
       }
       case 'store':
         callStore(this.options.store, message.method, message.args).then(
-          (value) => slot.alive && channel.postMessage({ type: 'storeResult', id: message.id, value }),
+          (value) => slot.alive && channel.postMessage({ type: 'storeResult', id: message.id, ...(value === undefined ? {} : { json: JSON.stringify(value) }) }),
           (error: unknown) => slot.alive && channel.postMessage({ type: 'storeError', id: message.id, error: serializeError(error) }),
         );
         return;

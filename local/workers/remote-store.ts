@@ -21,7 +21,7 @@ export class RemoteObjectStore implements ObjectStore {
   constructor(private readonly channel: Channel) {}
 
   /** A storeResult or storeError from the dispatcher; false when the id is not one of ours. */
-  settle(id: number, result: { value: unknown } | { error: SerializedError }): boolean {
+  settle(id: number, result: { json: string | undefined } | { error: SerializedError }): boolean {
     const waiting = this.waiting.get(id);
     if (!waiting) return false;
     this.waiting.delete(id);
@@ -29,7 +29,14 @@ export class RemoteObjectStore implements ObjectStore {
       waiting.reject(deserializeError(result.error));
       return true;
     }
-    const parsed = storeResultSchemas[waiting.method].safeParse(result.value);
+    let value: unknown;
+    try {
+      value = result.json === undefined ? undefined : JSON.parse(result.json);
+    } catch (error) {
+      waiting.reject(new Error(`the dispatcher's ${waiting.method} answer is not JSON: ${String(error)}`));
+      return true;
+    }
+    const parsed = storeResultSchemas[waiting.method].safeParse(value);
     if (parsed.success) waiting.resolve(parsed.data);
     else waiting.reject(new Error(`the dispatcher's ${waiting.method} answer is malformed: ${parsed.error.message}`));
     return true;

@@ -46,7 +46,7 @@ export function serveReconciles(channel: Channel, deps: WorkerDeps): () => void 
     const message = parsed.data;
     switch (message.type) {
       case 'storeResult':
-        store.settle(message.id, { value: message.value });
+        store.settle(message.id, { json: message.json });
         return;
       case 'storeError':
         store.settle(message.id, { error: message.error });
