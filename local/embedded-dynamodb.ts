@@ -4,14 +4,22 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
-import type { z } from 'zod';
+import type { Worker } from 'node:worker_threads';
 import { secureStoreDir } from './data-dir.js';
-import { type DynaliteThreadData, dynaliteThreadMessageSchema } from './dynalite-thread-protocol.js';
+import { type DynaliteResponse, type DynaliteThreadData, type DynaliteThreadMessage, dynaliteThreadMessageSchema } from './dynalite-thread-protocol.js';
+import { type SendToStore, ThreadRequestHandler } from './dynalite-transport.js';
 import { startThread } from './thread-entry.js';
 
 /** What a DynamoDBClient needs to reach the embedded store: spread it into the client's config. */
 export interface EmbeddedDynamoDbClientConfig {
-  /** Nominal: it only names the Host header; every connection goes to the Unix socket. */
+  /** Nominal: it only names the Host header. */
+  endpoint: string;
+  /** Requests go to the store's thread as messages (ADR 0116). */
+  requestHandler: ThreadRequestHandler;
+}
+
+/** The same store over its Unix socket (ADR 0042): what another process's client would use. */
+export interface EmbeddedDynamoDbSocketClientConfig {
   endpoint: string;
   /** NodeHttpHandler options with an agent that connects to the socket (one agent per client). */
   requestHandler: { httpAgent: Agent };
@@ -20,8 +28,10 @@ export interface EmbeddedDynamoDbClientConfig {
 export interface EmbeddedDynamoDb {
   /** The Unix domain socket dynalite listens on, in a fresh 0700 directory; no TCP port is open. */
   socketPath: string;
-  /** A fresh client config (its own agent: destroying one client leaves the others' sockets alone). */
+  /** A client config for this process: requests cross to the store's thread as messages. */
   clientConfig(): EmbeddedDynamoDbClientConfig;
+  /** A client config over the socket (its own agent: destroying one client leaves the others' sockets alone). */
+  socketClientConfig(): EmbeddedDynamoDbSocketClientConfig;
   close(): Promise<void>;
 }
 
@@ -53,21 +63,9 @@ export async function startEmbeddedDynamoDb(dataDir: string, options: { persist?
   }
 
   const thread = startThread('dynalite-thread', { socketPath, ...(persist ? { path } : {}) } satisfies DynaliteThreadData);
-  const next = () =>
-    new Promise<z.infer<typeof dynaliteThreadMessageSchema>>((resolve, reject) => {
-      const onExit = (code: number) => reject(new Error(`the embedded DynamoDB thread exited with code ${code}`));
-      thread.once('error', reject);
-      thread.once('exit', onExit);
-      thread.once('message', (message: unknown) => {
-        thread.off('error', reject);
-        thread.off('exit', onExit);
-        const parsed = dynaliteThreadMessageSchema.safeParse(message);
-        if (parsed.success) resolve(parsed.data);
-        else reject(new Error(`the embedded DynamoDB thread said something unexpected: ${parsed.error.message}`));
-      });
-    });
+  const link = new StoreThreadLink(thread);
   try {
-    const started = await next();
+    const started = await link.lifecycle();
     if (started.type !== 'listening') throw new Error(started.type === 'failed' ? started.error : 'the embedded DynamoDB thread did not start');
   } catch (error) {
     await thread.terminate();
@@ -77,10 +75,11 @@ export async function startEmbeddedDynamoDb(dataDir: string, options: { persist?
 
   return {
     socketPath,
-    clientConfig: () => ({ endpoint: NOMINAL_ENDPOINT, requestHandler: { httpAgent: unixSocketAgent(socketPath) } }),
+    clientConfig: () => ({ endpoint: NOMINAL_ENDPOINT, requestHandler: new ThreadRequestHandler((request) => link.send(request)) }),
+    socketClientConfig: () => ({ endpoint: NOMINAL_ENDPOINT, requestHandler: { httpAgent: unixSocketAgent(socketPath) } }),
     async close() {
       // LevelDB is closed by the server's close; the thread is ended after it, not during it.
-      const closed = next().catch(() => undefined);
+      const closed = link.lifecycle().catch(() => undefined);
       thread.postMessage('close');
       await closed;
       await thread.terminate();
@@ -95,4 +94,43 @@ function unixSocketAgent(socketPath: string): Agent {
   // Returning the socket is enough: the agent hands a returned stream to the request itself.
   agent.createConnection = (): Duplex => createConnection({ path: socketPath });
   return agent;
+}
+
+type Lifecycle = Exclude<DynaliteThreadMessage, DynaliteResponse>;
+
+/** The main thread's end of the store thread's port: request/response by id, and its lifecycle messages in order. */
+class StoreThreadLink {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (r: DynaliteResponse) => void; reject: (e: Error) => void }>();
+  private readonly lifecycleWaiters: Array<{ resolve: (m: Lifecycle) => void; reject: (e: Error) => void }> = [];
+
+  constructor(private readonly thread: Worker) {
+    thread.on('message', (raw: unknown) => {
+      const parsed = dynaliteThreadMessageSchema.safeParse(raw);
+      if (!parsed.success) return;
+      const message = parsed.data;
+      if (message.type === 'response') {
+        this.pending.get(message.id)?.resolve(message);
+        this.pending.delete(message.id);
+      } else this.lifecycleWaiters.shift()?.resolve(message);
+    });
+    const fail = (error: Error) => {
+      for (const waiting of [...this.pending.values(), ...this.lifecycleWaiters.splice(0)]) waiting.reject(error);
+      this.pending.clear();
+    };
+    thread.on('error', fail);
+    thread.on('exit', (code) => fail(new Error(`the embedded DynamoDB thread exited with code ${code}`)));
+  }
+
+  /** The next lifecycle message: listening or failed after start, closed after close. */
+  lifecycle(): Promise<Lifecycle> {
+    return new Promise((resolve, reject) => this.lifecycleWaiters.push({ resolve, reject }));
+  }
+
+  readonly send: SendToStore = (request) =>
+    new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.pending.set(id, { resolve, reject });
+      this.thread.postMessage({ type: 'request', id, ...request });
+    });
 }
