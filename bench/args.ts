@@ -40,13 +40,23 @@ export interface BenchOptions {
   endpoint?: string;
   /** Create each cluster through a ClusterClass and `spec.topology` instead of writing its parts. */
   topology?: boolean;
+  /**
+   * `--simulate-aws`: the memory store with every reconciler store call delayed this many ms
+   * (DynamoDB's per-call latency), `--concurrency` as Lambda's; the report projects 1,000 and
+   * 10,000 clusters at C = 10, 100, 1,000 from the run (bench/aws-projection.ts).
+   */
+  simulateAws?: { storeLatencyMs: number };
 }
 
 export const USAGE = `npm run bench -- [--clusters N] [--cp C] [--worker-machines W] [--workers P] [--store memory|dynamodb]
                  [--provision-seconds S] [--json FILE] [--endpoint URL] [--client-concurrency K]
                  [--concurrency R] [--resync-seconds T] [--timeout-seconds X]
                  [--key-algorithm ${KEY_ALGORITHMS.join('|')}] [--faults [--faults-seed N]] [--topology] [--verbose]
-defaults: N=100 C=1 W=3 P=0 store=dynamodb S=0 K=16 R=8 T=${DEFAULT_RESYNC_MINUTES * 60} X=1800 key-algorithm=ECDSA-P256`;
+                 [--simulate-aws [--store-latency-ms L]]
+defaults: N=100 C=1 W=3 P=0 store=dynamodb S=0 K=16 R=8 T=${DEFAULT_RESYNC_MINUTES * 60} X=1800 L=5 key-algorithm=ECDSA-P256`;
+
+/** DynamoDB's single-digit-millisecond per-call latency, within a Region. */
+export const DEFAULT_STORE_LATENCY_MS = 5;
 
 export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
   clusters: 100,
@@ -86,6 +96,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
       faults: { type: 'boolean' },
       'faults-seed': { type: 'string' },
       topology: { type: 'boolean' },
+      'simulate-aws': { type: 'boolean' },
+      'store-latency-ms': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -113,6 +125,11 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
   if (values.faults) options.faults = { ...DEFAULT_FAULT_PLAN, seed: count('--faults-seed', values['faults-seed'], DEFAULT_FAULT_PLAN.seed, 0) };
   else if (values['faults-seed'] !== undefined) throw new Error(`--faults-seed needs --faults\n${USAGE}`);
   if (values.topology) options.topology = true;
+  if (values['simulate-aws']) {
+    if (values.store !== undefined && store !== 'memory') throw new Error(`--simulate-aws runs on the memory store\n${USAGE}`);
+    options.store = 'memory';
+    options.simulateAws = { storeLatencyMs: count('--store-latency-ms', values['store-latency-ms'], DEFAULT_STORE_LATENCY_MS, 0) };
+  } else if (values['store-latency-ms'] !== undefined) throw new Error(`--store-latency-ms needs --simulate-aws\n${USAGE}`);
   if (values.endpoint !== undefined) {
     if (store !== 'dynamodb') throw new Error(`--endpoint needs --store dynamodb\n${USAGE}`);
     options.endpoint = values.endpoint;

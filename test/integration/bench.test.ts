@@ -149,3 +149,21 @@ describe('npm run bench -- --workers 2 --faults on the memory store (2 clusters)
     expect(injected.throttled + injected.conditionFailed + injected.crashedBeforeCall + injected.crashedAfterWrite).toBeGreaterThan(0);
   });
 });
+
+/** `npm run bench -- --simulate-aws`: the run's figures and the 1,000 / 10,000-cluster projection from them. */
+describe('npm run bench -- --simulate-aws (1 cluster)', () => {
+  it('delays the reconcilers\' store calls and projects the fleet from what it measured', async () => {
+    const options = { ...DEFAULT_BENCH_OPTIONS, clusters: 1, workerReplicas: 1, store: 'memory' as const, reconcileConcurrency: 50, simulateAws: { storeLatencyMs: 5 }, timeoutSeconds: 100 };
+    const r = await runBenchmark(options);
+    expect(r.completed).toBe(true);
+    const simulation = r.simulation;
+    if (!simulation) throw new Error('no simulation in the report');
+    expect(simulation.storeLatencyMs).toBe(5);
+    // Every reconcile made at least one store call, each costing the simulated latency.
+    expect(simulation.sample.handlerSeconds).toBeGreaterThan(0.005);
+    expect(simulation.sample.convergeReconciles + simulation.sample.deleteReconciles).toBeCloseTo(r.reconciles / r.clusters, 6);
+    expect(simulation.projections.map((p) => `${p.clusters}@${p.concurrency}`)).toEqual(['1000@10', '1000@100', '1000@1000', '10000@10', '10000@100', '10000@1000']);
+    expect(simulation.projections.every((p) => p.readySeconds >= simulation.sample.readySeconds)).toBe(true);
+    expect(formatReport(r)).toContain('1000 clusters at C=100');
+  });
+});
