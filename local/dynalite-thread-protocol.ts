@@ -29,6 +29,8 @@ export const dynaliteThreadMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('listening') }),
   z.object({ type: z.literal('failed'), error: z.string() }),
   z.object({ type: z.literal('closed') }),
+  /** The answer to 'heap': the thread's V8 heap in use after a full GC (when the process runs with --expose-gc). */
+  z.object({ type: z.literal('heap'), usedBytes: z.number() }),
   dynaliteResponseSchema,
 ]);
 export type DynaliteThreadMessage = z.infer<typeof dynaliteThreadMessageSchema>;

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Server } from 'node:http';
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import dynalite from 'dynalite';
 import { type DynaliteRequest, type DynaliteResponse, dynaliteRequestSchema, dynaliteThreadDataSchema } from './dynalite-thread-protocol.js';
@@ -26,6 +27,15 @@ if (parentPort) {
     port.on('message', (message: unknown) => {
       if (message === 'close') {
         server.close(() => port.postMessage({ type: 'closed' }));
+        return;
+      }
+      if (message === 'heap') {
+        const gc: unknown = Reflect.get(globalThis, 'gc');
+        if (typeof gc === 'function') {
+          gc();
+          gc();
+        }
+        port.postMessage({ type: 'heap', usedBytes: getHeapStatistics().used_heap_size });
         return;
       }
       const request = dynaliteRequestSchema.safeParse(message);

@@ -30,6 +30,8 @@ export interface EmbeddedDynamoDb {
   socketPath: string;
   /** A client config for this process: requests cross to the store's thread as messages. */
   clientConfig(): EmbeddedDynamoDbClientConfig;
+  /** The store thread's V8 heap in use, after a full GC when the process runs with --expose-gc (ADR 0042's leak test). */
+  heapUsedBytes(): Promise<number>;
   /** A client config over the socket (its own agent: destroying one client leaves the others' sockets alone). */
   socketClientConfig(): EmbeddedDynamoDbSocketClientConfig;
   close(): Promise<void>;
@@ -76,6 +78,7 @@ export async function startEmbeddedDynamoDb(dataDir: string, options: { persist?
   return {
     socketPath,
     clientConfig: () => ({ endpoint: NOMINAL_ENDPOINT, requestHandler: new ThreadRequestHandler((request) => link.send(request)) }),
+    heapUsedBytes: () => link.heapUsedBytes(),
     socketClientConfig: () => ({ endpoint: NOMINAL_ENDPOINT, requestHandler: { httpAgent: unixSocketAgent(socketPath) } }),
     async close() {
       // LevelDB is closed by the server's close; the thread is ended after it, not during it.
@@ -96,13 +99,14 @@ function unixSocketAgent(socketPath: string): Agent {
   return agent;
 }
 
-type Lifecycle = Exclude<DynaliteThreadMessage, DynaliteResponse>;
+type Lifecycle = Exclude<DynaliteThreadMessage, DynaliteResponse | { type: 'heap' }>;
 
 /** The main thread's end of the store thread's port: request/response by id, and its lifecycle messages in order. */
 class StoreThreadLink {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (r: DynaliteResponse) => void; reject: (e: Error) => void }>();
   private readonly lifecycleWaiters: Array<{ resolve: (m: Lifecycle) => void; reject: (e: Error) => void }> = [];
+  private readonly heapWaiters: Array<{ resolve: (bytes: number) => void; reject: (e: Error) => void }> = [];
 
   constructor(private readonly thread: Worker) {
     thread.on('message', (raw: unknown) => {
@@ -112,10 +116,11 @@ class StoreThreadLink {
       if (message.type === 'response') {
         this.pending.get(message.id)?.resolve(message);
         this.pending.delete(message.id);
-      } else this.lifecycleWaiters.shift()?.resolve(message);
+      } else if (message.type === 'heap') this.heapWaiters.shift()?.resolve(message.usedBytes);
+      else this.lifecycleWaiters.shift()?.resolve(message);
     });
     const fail = (error: Error) => {
-      for (const waiting of [...this.pending.values(), ...this.lifecycleWaiters.splice(0)]) waiting.reject(error);
+      for (const waiting of [...this.pending.values(), ...this.lifecycleWaiters.splice(0), ...this.heapWaiters.splice(0)]) waiting.reject(error);
       this.pending.clear();
     };
     thread.on('error', fail);
@@ -125,6 +130,13 @@ class StoreThreadLink {
   /** The next lifecycle message: listening or failed after start, closed after close. */
   lifecycle(): Promise<Lifecycle> {
     return new Promise((resolve, reject) => this.lifecycleWaiters.push({ resolve, reject }));
+  }
+
+  heapUsedBytes(): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.heapWaiters.push({ resolve, reject });
+      this.thread.postMessage('heap');
+    });
   }
 
   readonly send: SendToStore = (request) =>

@@ -29,7 +29,7 @@ describe('startEmbeddedDynamoDb', () => {
     const portsBefore = await tcpListenPorts();
     const dynamo = await startEmbeddedDynamoDb('', { persist: false });
     try {
-      expect(Object.keys(dynamo).sort()).toEqual(['clientConfig', 'close', 'socketClientConfig', 'socketPath']);
+      expect(Object.keys(dynamo).sort()).toEqual(['clientConfig', 'close', 'heapUsedBytes', 'socketClientConfig', 'socketPath']);
       expect(await tcpListenPorts()).toEqual(portsBefore);
       expect((await stat(dynamo.socketPath)).isSocket()).toBe(true);
       expect((await stat(dirname(dynamo.socketPath))).mode & 0o777).toBe(0o700);
