@@ -1,4 +1,4 @@
-import { CreateTableCommand, DynamoDBClient, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, PutItemCommand, QueryCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -63,6 +63,8 @@ describe('startEmbeddedDynamoDb', () => {
           BillingMode: 'PAY_PER_REQUEST',
         }),
       );
+      // As on DynamoDB, a new table takes writes once ACTIVE (dynalite flips it on its next tick).
+      await waitUntilTableExists({ client: first, maxWaitTime: 10, minDelay: 0.1, maxDelay: 0.2 }, { TableName: 'things' });
       for (const sk of ['a', 'b', 'c']) {
         await first.send(new PutItemCommand({ TableName: 'things', Item: { pk: { S: 'p' }, sk: { S: sk }, v: { S: `value-${sk}` } } }));
       }
