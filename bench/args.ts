@@ -24,8 +24,10 @@ export interface BenchOptions {
   jsonFile?: string;
   /** Client requests in flight at once against the API. */
   clientConcurrency: number;
-  /** Reconciles of different objects at once inside the control plane. */
+  /** Reconciles of different objects at once inside the control plane (per reconcile worker with `reconcileWorkers`). */
   reconcileConcurrency: number;
+  /** Reconcile worker threads (`capless up --workers`, ADR 0115); 0 runs the reconcilers on the main thread. */
+  reconcileWorkers: number;
   /** Seconds between full resyncs, for the at-rest cost (default: the deployed period, ADR 0110). */
   resyncSeconds: number;
   /** Give up (and report what was reached) after this many seconds per phase. */
@@ -38,13 +40,23 @@ export interface BenchOptions {
   endpoint?: string;
   /** Create each cluster through a ClusterClass and `spec.topology` instead of writing its parts. */
   topology?: boolean;
+  /**
+   * `--simulate-aws`: the memory store with every reconciler store call delayed this many ms
+   * (DynamoDB's per-call latency), `--concurrency` as Lambda's; the report projects 1,000 and
+   * 10,000 clusters at C = 10, 100, 1,000 from the run (bench/aws-projection.ts).
+   */
+  simulateAws?: { storeLatencyMs: number };
 }
 
-export const USAGE = `npm run bench -- [--clusters N] [--cp C] [--workers W] [--store memory|dynamodb]
+export const USAGE = `npm run bench -- [--clusters N] [--cp C] [--worker-machines W] [--workers P] [--store memory|dynamodb]
                  [--provision-seconds S] [--json FILE] [--endpoint URL] [--client-concurrency K]
                  [--concurrency R] [--resync-seconds T] [--timeout-seconds X]
                  [--key-algorithm ${KEY_ALGORITHMS.join('|')}] [--faults [--faults-seed N]] [--topology] [--verbose]
-defaults: N=100 C=1 W=3 store=dynamodb S=0 K=16 R=8 T=${DEFAULT_RESYNC_MINUTES * 60} X=1800 key-algorithm=ECDSA-P256`;
+                 [--simulate-aws [--store-latency-ms L]]
+defaults: N=100 C=1 W=3 P=0 store=dynamodb S=0 K=16 R=8 T=${DEFAULT_RESYNC_MINUTES * 60} X=1800 L=5 key-algorithm=ECDSA-P256`;
+
+/** DynamoDB's single-digit-millisecond per-call latency, within a Region. */
+export const DEFAULT_STORE_LATENCY_MS = 5;
 
 export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
   clusters: 100,
@@ -55,6 +67,7 @@ export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
   keyAlgorithm: 'ECDSA-P256',
   clientConcurrency: 16,
   reconcileConcurrency: 8,
+  reconcileWorkers: 0,
   resyncSeconds: DEFAULT_RESYNC_MINUTES * 60,
   timeoutSeconds: 1800,
 };
@@ -68,6 +81,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
     options: {
       clusters: { type: 'string' },
       cp: { type: 'string' },
+      'worker-machines': { type: 'string' },
       workers: { type: 'string' },
       store: { type: 'string' },
       'provision-seconds': { type: 'string' },
@@ -82,6 +96,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
       faults: { type: 'boolean' },
       'faults-seed': { type: 'string' },
       topology: { type: 'boolean' },
+      'simulate-aws': { type: 'boolean' },
+      'store-latency-ms': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -94,12 +110,13 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
   const options: BenchOptions = {
     clusters: count('--clusters', values.clusters, d.clusters, 1),
     controlPlaneReplicas: count('--cp', values.cp, d.controlPlaneReplicas, 1),
-    workerReplicas: count('--workers', values.workers, d.workerReplicas, 0),
+    workerReplicas: count('--worker-machines', values['worker-machines'], d.workerReplicas, 0),
     store,
     provisionSeconds: count('--provision-seconds', values['provision-seconds'], d.provisionSeconds, 0),
     keyAlgorithm,
     clientConcurrency: count('--client-concurrency', values['client-concurrency'], d.clientConcurrency, 1),
     reconcileConcurrency: count('--concurrency', values.concurrency, d.reconcileConcurrency, 1),
+    reconcileWorkers: count('--workers', values.workers, d.reconcileWorkers, 0),
     resyncSeconds: count('--resync-seconds', values['resync-seconds'], d.resyncSeconds, 1),
     timeoutSeconds: count('--timeout-seconds', values['timeout-seconds'], d.timeoutSeconds, 1),
   };
@@ -108,6 +125,11 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
   if (values.faults) options.faults = { ...DEFAULT_FAULT_PLAN, seed: count('--faults-seed', values['faults-seed'], DEFAULT_FAULT_PLAN.seed, 0) };
   else if (values['faults-seed'] !== undefined) throw new Error(`--faults-seed needs --faults\n${USAGE}`);
   if (values.topology) options.topology = true;
+  if (values['simulate-aws']) {
+    if (values.store !== undefined && store !== 'memory') throw new Error(`--simulate-aws runs on the memory store\n${USAGE}`);
+    options.store = 'memory';
+    options.simulateAws = { storeLatencyMs: count('--store-latency-ms', values['store-latency-ms'], DEFAULT_STORE_LATENCY_MS, 0) };
+  } else if (values['store-latency-ms'] !== undefined) throw new Error(`--store-latency-ms needs --simulate-aws\n${USAGE}`);
   if (values.endpoint !== undefined) {
     if (store !== 'dynamodb') throw new Error(`--endpoint needs --store dynamodb\n${USAGE}`);
     options.endpoint = values.endpoint;

@@ -1,4 +1,5 @@
 import type { FaultReport } from './faults/run-with-faults.js';
+import type { FleetProjection, SampleFigures } from './aws-projection.js';
 import type { CostAssumptions, CostLines, FleetAtRest, OperationCounts } from './cost-model.js';
 
 /** The JSON `npm run bench` writes; every figure is for the whole run unless it says per-something. */
@@ -12,6 +13,8 @@ export interface BenchReport {
   provisionSeconds: number;
   keyAlgorithm: string;
   reconcileConcurrency: number;
+  /** Reconcile worker threads; 0: on the main thread. */
+  reconcileWorkers: number;
   clientConcurrency: number;
   /** False when a phase hit --timeout-seconds; the figures then cover what was reached. */
   completed: boolean;
@@ -61,6 +64,8 @@ export interface BenchReport {
   resyncPerCluster: { reconciles: number; storeReads: number; storeWrites: number; queueMessages: number };
   /** Objects of the run still in the store at the end (0 when every delete went through). */
   objectsLeft: number;
+  /** `--simulate-aws`: the run's per-cluster figures and the fleet projected from them (bench/aws-projection.ts). */
+  simulation?: { storeLatencyMs: number; concurrency: number; sample: SampleFigures; projections: FleetProjection[] };
   /** Set by `--faults`: what was injected and what it cost. */
   faults?: FaultReport;
   /** The counts the cost model priced: one resync pass of one cluster, and one cluster's lifecycle. */
@@ -80,7 +85,7 @@ export interface BenchReport {
 /** The terminal table: one figure per line, with the target where there is one. */
 export function formatReport(r: BenchReport): string {
   const rows: Array<[string, string, string?]> = [
-    ['clusters', `${r.readyClusters}/${r.clusters} ready (${r.controlPlaneReplicas} CP + ${r.workerReplicas} workers), store ${r.store}, keys ${r.keyAlgorithm}, ${r.path === 'topology' ? 'through a ClusterClass (spec.topology)' : 'parts written directly'}`],
+    ['clusters', `${r.readyClusters}/${r.clusters} ready (${r.controlPlaneReplicas} CP + ${r.workerReplicas} worker machines), store ${r.store}, ${r.reconcileWorkers > 0 ? `${r.reconcileWorkers} reconcile worker threads` : 'reconcilers on the main thread'}, keys ${r.keyAlgorithm}, ${r.path === 'topology' ? 'through a ClusterClass (spec.topology)' : 'parts written directly'}`],
     ['objects', `${r.objects} (${r.machines} Machines)`],
     ['machine', `${r.machine.cores} cores, load ${r.machine.loadAverage1m.toFixed(1)} at start`],
     ['ready', `${fixed(r.readySeconds, 1)} s`],
@@ -111,6 +116,19 @@ export function formatReport(r: BenchReport): string {
       ['under faults', `${fixed(f.slowdown, 2)}× the clean run's ready + delete time (clean ${fixed(f.clean.readySeconds, 1)} s + ${fixed(f.clean.deleteSeconds, 1)} s)`],
       ['duplicated objects / lost updates', `${f.duplicatedObjects} / ${f.lostUpdates}`, '0 / 0'],
     );
+  }
+  if (r.simulation) {
+    const { sample, storeLatencyMs, concurrency } = r.simulation;
+    rows.push([
+      'simulated AWS (this run)',
+      `store call +${storeLatencyMs} ms, ${concurrency} reconciles at once: ${fixed(sample.handlerSeconds * 1000, 1)} ms / reconcile, ${fixed(sample.convergeReconciles, 1)} + ${fixed(sample.deleteReconciles, 1)} reconciles and ${fixed(sample.writeUnits, 0)} WRU / cluster`,
+    ]);
+    for (const p of r.simulation.projections) {
+      rows.push([
+        `  ${p.clusters} clusters at C=${p.concurrency}`,
+        `ready ${fixed(p.readySeconds, 0)} s, deleted ${fixed(p.deleteSeconds, 0)} s, $${p.costPerClusterUSD.toFixed(5)} / cluster, ${fixed(p.writeUnitsPerSecond, 0)} WRU/s (${p.partitionsNeeded} partitions/shards); first limit: ${p.firstLimit}`,
+      ]);
+    }
   }
   const width = Math.max(...rows.map(([name]) => name.length));
   const valueWidth = Math.max(...rows.map(([, value]) => value.length));

@@ -20,6 +20,8 @@ import { DEFAULT_COST_ASSUMPTIONS, describeAssumptions, fleetAtRest, type Operat
 import { queuePerKindTopology, sharedQueueTopology } from './work-topology.js';
 import { CountingStore, type StoreCounts, storeCountsDelta } from './counting-store.js';
 import { FleetTracker } from './fleet-tracker.js';
+import { LatencyStore } from './latency-store.js';
+import { projectionGrid, type SampleFigures } from './aws-projection.js';
 import { measureRawStoreThroughput } from './raw-store-throughput.js';
 import type { BenchReport } from './report.js';
 import { topologyClusterObjects, topologyDeletionOrder } from './topology-workload.js';
@@ -60,19 +62,17 @@ export async function runBenchmark(options: BenchOptions, log: BenchLog = () => 
   const timing = { reconcileMs: 0 };
   const requeues: Record<string, number> = {};
   let counting: CountingStore | undefined;
+  const latency: { store?: LatencyStore } = {};
   const plane = await startControlPlane({
     dataDir,
     port: 0,
     persist: false,
     concurrency: options.reconcileConcurrency,
+    ...(options.reconcileWorkers > 0 ? { workers: options.reconcileWorkers } : {}),
     // Under faults a lost message is only found again by the resync: run it often.
     resyncSeconds: faults ? FAULTS_RESYNC_SECONDS : options.resyncSeconds,
-    ...(faults
-      ? {
-          wrapReconcileStore: (inner: ObjectStore) => new FaultyStore(inner, faults),
-          deliverRouted: (requests: ReconcileRequest[]) => faults.deliver(requests),
-        }
-      : {}),
+    ...(faults || options.simulateAws ? { wrapReconcileStore: (inner: ObjectStore) => reconcilerStore(inner, options, faults, latency) } : {}),
+    ...(faults ? { deliverRouted: (requests: ReconcileRequest[]) => faults.deliver(requests) } : {}),
     ...(options.verbose ? { logger: consoleLogger('warn') } : {}),
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.store === 'memory' ? { store: new MemoryObjectStore() } : {}),
@@ -114,6 +114,8 @@ export async function runBenchmark(options: BenchOptions, log: BenchLog = () => 
 
   try {
     const beforeCreate = snapshot();
+    const cpuBefore = process.cpuUsage();
+    const callsBefore = latency.store?.calls ?? 0;
     const createStarted = performance.now();
     await forEachBounded(clusters, options.clientConcurrency, async (c) => {
       for (const obj of objectsOf(c)) await client.create(obj);
@@ -141,6 +143,7 @@ export async function runBenchmark(options: BenchOptions, log: BenchLog = () => 
     await settle(plane);
     const afterDelete = snapshot();
 
+    const cpu = process.cpuUsage(cpuBefore);
     const converge = delta(afterCreate, beforeCreate);
     const lifecycle = addSnapshots(converge, delta(afterDelete, beforeDelete));
     return buildReport({
@@ -160,12 +163,22 @@ export async function runBenchmark(options: BenchOptions, log: BenchLog = () => 
       objectBytes: averageObjectBytes(lifecycle.store),
       requeues,
       cliStart,
+      // Create, resync and delete together: an upper bound on reconcile CPU (it includes the API's).
+      processCpuSeconds: (cpu.user + cpu.system) / 1e6,
+      reconcilerStoreCalls: (latency.store?.calls ?? 0) - callsBefore,
     });
   } finally {
     tracker.stop();
     await plane.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/** What reconcilers see: faults injected (`--faults`) after DynamoDB's latency (`--simulate-aws`). */
+function reconcilerStore(inner: ObjectStore, options: BenchOptions, faults: FaultInjector | undefined, latency: { store?: LatencyStore }): ObjectStore {
+  if (options.simulateAws) latency.store = new LatencyStore(inner, options.simulateAws.storeLatencyMs);
+  const delayed = latency.store ?? inner;
+  return faults ? new FaultyStore(delayed, faults) : delayed;
 }
 
 async function measureResync(plane: ControlPlane, store: ObjectStore, snapshot: () => Snapshot): Promise<Snapshot> {
@@ -266,6 +279,8 @@ interface ReportInputs {
   objectBytes: number;
   requeues: Record<string, number>;
   cliStart: CliStartReport;
+  processCpuSeconds: number;
+  reconcilerStoreCalls: number;
 }
 
 function buildReport(i: ReportInputs): BenchReport {
@@ -289,6 +304,18 @@ function buildReport(i: ReportInputs): BenchReport {
   const replacedPerCluster = priceOperations(lifecyclePerCluster, assumptions, replaced);
   const replacedAtRest = fleetAtRest(resyncPerCluster, AT_REST_FLEET, options.resyncSeconds, assumptions, replaced);
   const activeSeconds = i.readySeconds + i.deleteSeconds;
+  const sample: SampleFigures = {
+    clusters: options.clusters,
+    readySeconds: i.readySeconds,
+    deleteSeconds: i.deleteSeconds,
+    convergeReconciles: per(i.converge.queue.processed, options.clusters),
+    deleteReconciles: per(lifecycle.queue.processed - i.converge.queue.processed, options.clusters),
+    // On Lambda a reconcile has a CPU to itself: its time is its CPU plus its store calls' latency,
+    // not the wall time it spent here sharing one event loop with 100 others.
+    handlerSeconds: per(i.processCpuSeconds + (i.reconcilerStoreCalls * (options.simulateAws?.storeLatencyMs ?? 0)) / 1000, lifecycle.queue.processed + i.resync.queue.processed),
+    writeUnits: lifecyclePerCluster.writeUnits + lifecyclePerCluster.workRecordWrites,
+    costUSD: perCluster.totalUSD,
+  };
   const controlPlaneWritesPerSecond = per(lifecycle.store.writes, activeSeconds);
   return {
     clusters: options.clusters,
@@ -299,6 +326,7 @@ function buildReport(i: ReportInputs): BenchReport {
     provisionSeconds: options.provisionSeconds,
     keyAlgorithm: options.keyAlgorithm,
     reconcileConcurrency: options.reconcileConcurrency,
+    reconcileWorkers: options.reconcileWorkers,
     clientConcurrency: options.clientConcurrency,
     completed: i.completed,
     readyClusters: i.readyClusters,
@@ -340,6 +368,9 @@ function buildReport(i: ReportInputs): BenchReport {
       queueMessages: per(i.resync.queue.enqueued, options.clusters),
     },
     objectsLeft: tracker.liveObjects(),
+    ...(options.simulateAws
+      ? { simulation: { storeLatencyMs: options.simulateAws.storeLatencyMs, concurrency: options.reconcileConcurrency, sample, projections: projectionGrid(sample) } }
+      : {}),
     costInputs: { resyncPerCluster, lifecyclePerCluster, assumptions },
     cost: {
       perClusterLifecycleUSD: perCluster.totalUSD,

@@ -13,7 +13,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const log = (line: string) => console.error(`[bench] ${line}`);
-  log(`${options.clusters} clusters × (${options.controlPlaneReplicas} CP + ${options.workerReplicas} workers), store ${options.store}${options.topology ? ', through a ClusterClass' : ''}`);
+  log(`${options.clusters} clusters × (${options.controlPlaneReplicas} CP + ${options.workerReplicas} worker machines), store ${options.store}, ${options.reconcileWorkers} reconcile worker threads${options.topology ? ', through a ClusterClass' : ''}`);
   const report = options.faults ? await runBenchmarkWithFaults(options, options.faults, log) : await runBenchmark(options, log);
   console.log(formatReport(report));
   if (options.jsonFile) {

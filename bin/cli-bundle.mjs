@@ -10,6 +10,14 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = join(ROOT, 'cli', 'main.ts');
+// Threads of their own (local/thread-entry.ts finds them next to its chunk): the reconcile workers
+// of `capless up --workers N` and the embedded store.
+const THREAD_ENTRIES = {
+  'reconcile-worker': join(ROOT, 'local', 'workers', 'reconcile-worker.ts'),
+  'dynalite-thread': join(ROOT, 'local', 'dynalite-thread.ts'),
+};
+// Bumped whenever the bundle's shape changes (its entries), so a bundle built by an older loader is rebuilt.
+const BUNDLE_FORMAT = 3;
 const CACHE = join(ROOT, 'node_modules', '.cache', 'capless', createHash('sha256').update(ROOT).digest('hex').slice(0, 16));
 const STAMP = join(CACHE, 'inputs.json');
 
@@ -17,6 +25,7 @@ const STAMP = join(CACHE, 'inputs.json');
 function fresh() {
   try {
     const inputs = JSON.parse(readFileSync(STAMP, 'utf8'));
+    if (inputs.format !== BUNDLE_FORMAT) return undefined;
     for (const [file, mtimeMs, size] of inputs.files) {
       const stat = statSync(join(ROOT, file));
       if (stat.mtimeMs !== mtimeMs || stat.size !== size) return undefined;
@@ -44,7 +53,7 @@ async function build() {
   const out = `build-${process.pid}-${Date.now()}`;
   const outdir = join(CACHE, out);
   const result = await esbuild.build({
-    entryPoints: { main: ENTRY },
+    entryPoints: { main: ENTRY, ...THREAD_ENTRIES },
     absWorkingDir: ROOT,
     bundle: true,
     splitting: true,
@@ -62,7 +71,7 @@ async function build() {
     return [file, stat.mtimeMs, stat.size];
   });
   const stampTmp = `${STAMP}.${process.pid}`;
-  writeFileSync(stampTmp, JSON.stringify({ out: join(out, 'main.js'), files }));
+  writeFileSync(stampTmp, JSON.stringify({ format: BUNDLE_FORMAT, out: join(out, 'main.js'), files }));
   renameSync(stampTmp, STAMP);
   pruneBuilds(outdir);
   return join(outdir, 'main.js');

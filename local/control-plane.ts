@@ -1,5 +1,4 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SdkAwsCloudFactory } from '../shared/adapters/aws/aws-cloud/sdk-aws-cloud.js';
 import { handleApiRequest } from '../functions/api/api.js';
 import { builtinExtensions } from '../functions/hooks/builtin-extensions.js';
 import type { RuntimeExtension } from '../functions/hooks/define-extension.js';
@@ -17,16 +16,13 @@ import { ReconcilerRegistry } from '../functions/reconcile/engine/registry.js';
 import { resyncAll } from '../functions/reconcile/resync/resync-all.js';
 import { routeChange } from '../functions/reconcile/router/route-change.js';
 import type { ReconcileContext } from '../functions/reconcile/engine/skeleton/types.js';
-import { runtimeExtensionPorts } from '../functions/reconcile/runtime/runtime-ports.js';
 import { createObjectTable, DEFAULT_TABLE_NAME, DynamoObjectStore } from '../shared/adapters/aws/dynamodb/index.js';
 import { BUILTIN_KINDS, KindRegistry } from '../shared/contracts/kinds.js';
-import { PROVIDER_LOOKUP_PORT } from '../shared/contracts/providers/provider-lookup.js';
 import { systemClock, type Clock } from '../shared/ports/clock.js';
 import { type Logger, silentLogger } from '../shared/ports/logger.js';
 import type { ChangeSource, ObjectStore } from '../shared/ports/object-store.js';
-import { AWS_CLOUD_PORT, type AwsCloudFactory } from '../shared/ports/aws-cloud.js';
-import { WORKLOAD_CLUSTER_PORT, type WorkloadCluster } from '../shared/ports/workload-cluster.js';
-import { InMemoryWorkloadCluster } from '../shared/workload-cluster/in-memory-workload-cluster.js';
+import type { AwsCloudFactory } from '../shared/ports/aws-cloud.js';
+import type { WorkloadCluster } from '../shared/ports/workload-cluster.js';
 import { InProcessWorkQueue } from '../shared/work/in-process-queue.js';
 import type { RequestHandler } from '../shared/work/request-outcome.js';
 import type { ReconcileRequest } from '../shared/ports/work-queue.js';
@@ -34,6 +30,10 @@ import { loadOrCreateHooksPathSecret, loadOrCreateServingCertificate, loadOrCrea
 import type { ExtensionTransport } from '../shared/ports/runtime-extensions.js';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.js';
 import { listen } from './http-server.js';
+import { reconcilePorts } from './reconcile-ports.js';
+import { ReconcileDispatcher } from './workers/reconcile-dispatcher.js';
+import type { ReconcileWorkerData } from './workers/reconcile-worker.js';
+import { threadWorkers } from './workers/thread-worker.js';
 
 export interface ControlPlaneOptions {
   dataDir: string;
@@ -51,8 +51,16 @@ export interface ControlPlaneOptions {
   clock?: Clock;
   /** Keep dynalite in memory instead of under the data dir (benchmarks). Default true (persist). */
   persist?: boolean;
-  /** Reconciles of different objects at once. Default 8. */
+  /** Reconciles of different objects at once (per worker with `workers`). Default 8. */
   concurrency?: number;
+  /**
+   * Run the reconcilers in this many worker threads (ADR 0115) instead of on this thread's event
+   * loop. The queue, store and API stay here. Workers wire the built-in providers with the default
+   * ports: `awsCloud`, `workloadCluster`, `providers` and `extensionTransport` cannot be given with it.
+   */
+  workers?: number;
+  /** What each worker thread is told (plain data). */
+  workerData?: ReconcileWorkerData;
   /** Seconds between full resyncs. Default 600 (Cluster API's 10 minutes). */
   resyncSeconds?: number;
   /** The AWS provider's cloud; default the SDK (endpoints from AWS_ENDPOINT_URL*, region per AWSCluster). */
@@ -111,27 +119,37 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const kinds = new KindRegistry([...BUILTIN_KINDS, ...providers.kinds()]);
 
   let context: ReconcileContext | undefined;
+  const reconcileStore = options.wrapReconcileStore ? options.wrapReconcileStore(store) : store;
+  const dispatcher = options.workers ? workerDispatcher(options, reconcileStore, () => queue, logger) : undefined;
   const queue: InProcessWorkQueue = new InProcessWorkQueue({
     handler: (options.wrapHandler ?? ((handler: RequestHandler) => handler))(
-      requestProcessor({ registry, context: () => requireContext(context) }),
+      dispatcher ? dispatcher.handler : requestProcessor({ registry, context: () => requireContext(context) }),
     ),
-    concurrency: options.concurrency ?? 8,
+    concurrency: (options.concurrency ?? 8) * Math.max(1, options.workers ?? 1),
     clock,
     logger,
     resync: { intervalSeconds: options.resyncSeconds ?? 600, run: async () => void (await resyncAll(store, registry, queue)) },
   });
   context = {
-    store: options.wrapReconcileStore ? options.wrapReconcileStore(store) : store,
+    store: reconcileStore,
     queue,
     clock,
     logger,
-    providers: {
-      [PROVIDER_LOOKUP_PORT]: providers,
-      [WORKLOAD_CLUSTER_PORT]: options.workloadCluster ?? new InMemoryWorkloadCluster(store),
-      [AWS_CLOUD_PORT]: options.awsCloud ?? new SdkAwsCloudFactory(),
-      ...runtimeExtensionPorts(store, options.extensionTransport, clock),
-    },
+    providers: reconcilePorts(store, {
+      providers,
+      clock,
+      ...(options.workloadCluster ? { workloadCluster: options.workloadCluster } : {}),
+      ...(options.awsCloud ? { awsCloud: options.awsCloud } : {}),
+      ...(options.extensionTransport ? { extensionTransport: options.extensionTransport } : {}),
+    }),
   };
+  try {
+    await dispatcher?.start();
+  } catch (error) {
+    await dispatcher?.stop();
+    await backend.close();
+    throw error;
+  }
 
   // Before anything writes: the log picks up its history and what the store changed unseen (ADR 0081).
   const log = await openChangeLog(options, store, kinds, clock);
@@ -173,6 +191,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
       await http.close();
       unsubscribe();
       await queue.stop();
+      await dispatcher?.stop();
       await backend.close();
     },
   };
@@ -209,6 +228,19 @@ async function openChangeLog(options: ControlPlaneOptions, store: ObjectStore & 
   const missed = await recoverMissedChanges(log, store, kinds.all());
   if (missed > 0) (options.logger ?? silentLogger).info('watch history caught up with the store', { changes: missed });
   return log;
+}
+
+/** `workers` threads over the reconcilers' store and this queue; refuses what cannot cross a thread. */
+function workerDispatcher(options: ControlPlaneOptions, store: ObjectStore, queue: () => InProcessWorkQueue, logger: Logger): ReconcileDispatcher {
+  const local = (['awsCloud', 'workloadCluster', 'providers', 'extensionTransport'] as const).filter((name) => options[name] !== undefined);
+  if (local.length > 0) throw new Error(`workers run the built-in providers with default ports; ${local.join(', ')} cannot be given with workers`);
+  return new ReconcileDispatcher({
+    workers: options.workers ?? 1,
+    spawn: threadWorkers(options.workerData ?? { logLevel: 'warn', simulatedLoadBalancers: false }),
+    store,
+    queue,
+    logger,
+  });
 }
 
 function requireContext(context: ReconcileContext | undefined): ReconcileContext {

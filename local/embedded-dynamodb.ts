@@ -4,13 +4,22 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
-import dynalite from 'dynalite';
+import type { Worker } from 'node:worker_threads';
 import { secureStoreDir } from './data-dir.js';
-import { dynalitePatchedStores, installDynaliteIteratorClose } from './dynalite-iterator-close.js';
+import { type DynaliteResponse, type DynaliteThreadData, type DynaliteThreadMessage, dynaliteThreadMessageSchema } from './dynalite-thread-protocol.js';
+import { type SendToStore, ThreadRequestHandler } from './dynalite-transport.js';
+import { startThread } from './thread-entry.js';
 
 /** What a DynamoDBClient needs to reach the embedded store: spread it into the client's config. */
 export interface EmbeddedDynamoDbClientConfig {
-  /** Nominal: it only names the Host header; every connection goes to the Unix socket. */
+  /** Nominal: it only names the Host header. */
+  endpoint: string;
+  /** Requests go to the store's thread as messages (ADR 0116). */
+  requestHandler: ThreadRequestHandler;
+}
+
+/** The same store over its Unix socket (ADR 0042): what another process's client would use. */
+export interface EmbeddedDynamoDbSocketClientConfig {
   endpoint: string;
   /** NodeHttpHandler options with an agent that connects to the socket (one agent per client). */
   requestHandler: { httpAgent: Agent };
@@ -19,8 +28,12 @@ export interface EmbeddedDynamoDbClientConfig {
 export interface EmbeddedDynamoDb {
   /** The Unix domain socket dynalite listens on, in a fresh 0700 directory; no TCP port is open. */
   socketPath: string;
-  /** A fresh client config (its own agent: destroying one client leaves the others' sockets alone). */
+  /** A client config for this process: requests cross to the store's thread as messages. */
   clientConfig(): EmbeddedDynamoDbClientConfig;
+  /** The store thread's V8 heap in use, after a full GC when the process runs with --expose-gc (ADR 0042's leak test). */
+  heapUsedBytes(): Promise<number>;
+  /** A client config over the socket (its own agent: destroying one client leaves the others' sockets alone). */
+  socketClientConfig(): EmbeddedDynamoDbSocketClientConfig;
   close(): Promise<void>;
 }
 
@@ -29,7 +42,7 @@ const MAX_SOCKET_PATH_BYTES = 103;
 const NOMINAL_ENDPOINT = 'http://localhost';
 
 /**
- * dynalite, in this process, persisted under `<data-dir>/dynamodb` (LevelDB): the DynamoDB the
+ * dynalite, in a thread of this process (ADR 0116), persisted under `<data-dir>/dynamodb` (LevelDB): the DynamoDB the
  * production adapter talks to in embedded mode. `persist: false` keeps it in memory (benchmarks).
  *
  * It listens on no TCP port (ADR 0042): dynalite has no authentication, so a loopback port would
@@ -51,33 +64,28 @@ export async function startEmbeddedDynamoDb(dataDir: string, options: { persist?
     throw new Error(`the embedded DynamoDB socket path is too long for a Unix socket (${socketPath}): set TMPDIR to a shorter directory`);
   }
 
-  installDynaliteIteratorClose();
-  const patchedBefore = dynalitePatchedStores();
-  const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, ...(persist ? { path } : {}) });
-  if (dynalitePatchedStores() !== patchedBefore + 1) {
-    await rm(socketDir, { recursive: true, force: true });
-    throw new Error('dynalite was built without the iterator-close workaround (ADR 0042): its module layout changed');
-  }
+  const thread = startThread('dynalite-thread', { socketPath, ...(persist ? { path } : {}) } satisfies DynaliteThreadData);
+  const link = new StoreThreadLink(thread);
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen({ path: socketPath, readableAll: false, writableAll: false }, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    const started = await link.lifecycle();
+    if (started.type !== 'listening') throw new Error(started.type === 'failed' ? started.error : 'the embedded DynamoDB thread did not start');
   } catch (error) {
+    await thread.terminate();
     await rm(socketDir, { recursive: true, force: true });
     throw error;
   }
 
   return {
     socketPath,
-    clientConfig: () => ({ endpoint: NOMINAL_ENDPOINT, requestHandler: { httpAgent: unixSocketAgent(socketPath) } }),
+    clientConfig: () => ({ endpoint: NOMINAL_ENDPOINT, requestHandler: new ThreadRequestHandler((request) => link.send(request)) }),
+    heapUsedBytes: () => link.heapUsedBytes(),
+    socketClientConfig: () => ({ endpoint: NOMINAL_ENDPOINT, requestHandler: { httpAgent: unixSocketAgent(socketPath) } }),
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-      });
+      // LevelDB is closed by the server's close; the thread is ended after it, not during it.
+      const closed = link.lifecycle().catch(() => undefined);
+      thread.postMessage('close');
+      await closed;
+      await thread.terminate();
       await rm(socketDir, { recursive: true, force: true });
     },
   };
@@ -89,4 +97,52 @@ function unixSocketAgent(socketPath: string): Agent {
   // Returning the socket is enough: the agent hands a returned stream to the request itself.
   agent.createConnection = (): Duplex => createConnection({ path: socketPath });
   return agent;
+}
+
+type Lifecycle = Exclude<DynaliteThreadMessage, DynaliteResponse | { type: 'heap' }>;
+
+/** The main thread's end of the store thread's port: request/response by id, and its lifecycle messages in order. */
+class StoreThreadLink {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (r: DynaliteResponse) => void; reject: (e: Error) => void }>();
+  private readonly lifecycleWaiters: Array<{ resolve: (m: Lifecycle) => void; reject: (e: Error) => void }> = [];
+  private readonly heapWaiters: Array<{ resolve: (bytes: number) => void; reject: (e: Error) => void }> = [];
+
+  constructor(private readonly thread: Worker) {
+    thread.on('message', (raw: unknown) => {
+      const parsed = dynaliteThreadMessageSchema.safeParse(raw);
+      if (!parsed.success) return;
+      const message = parsed.data;
+      if (message.type === 'response') {
+        this.pending.get(message.id)?.resolve(message);
+        this.pending.delete(message.id);
+      } else if (message.type === 'heap') this.heapWaiters.shift()?.resolve(message.usedBytes);
+      else this.lifecycleWaiters.shift()?.resolve(message);
+    });
+    const fail = (error: Error) => {
+      for (const waiting of [...this.pending.values(), ...this.lifecycleWaiters.splice(0), ...this.heapWaiters.splice(0)]) waiting.reject(error);
+      this.pending.clear();
+    };
+    thread.on('error', fail);
+    thread.on('exit', (code) => fail(new Error(`the embedded DynamoDB thread exited with code ${code}`)));
+  }
+
+  /** The next lifecycle message: listening or failed after start, closed after close. */
+  lifecycle(): Promise<Lifecycle> {
+    return new Promise((resolve, reject) => this.lifecycleWaiters.push({ resolve, reject }));
+  }
+
+  heapUsedBytes(): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.heapWaiters.push({ resolve, reject });
+      this.thread.postMessage('heap');
+    });
+  }
+
+  readonly send: SendToStore = (request) =>
+    new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.pending.set(id, { resolve, reject });
+      this.thread.postMessage({ type: 'request', id, ...request });
+    });
 }

@@ -20,11 +20,15 @@ export const upCommand: CliCommand = {
         'log-level': { type: 'string', default: 'info' },
         // The ELBv2 SDK client is not in this repository yet: for emulators, a load balancer simulated in this process.
         'simulated-load-balancers': { type: 'boolean', default: false },
+        // Reconcilers in this many worker threads (ADR 0115); 0 keeps them on the main thread.
+        workers: { type: 'string', default: '0' },
       },
       strict: true,
     });
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got ${values.port}`);
+    const workers = Number(values.workers);
+    if (!Number.isInteger(workers) || workers < 0) throw new Error(`--workers must be an integer ≥ 0, got ${values.workers}`);
     const level = values['log-level'];
     if (level !== 'debug' && level !== 'info' && level !== 'warn' && level !== 'error') throw new Error('--log-level must be debug, info, warn or error');
     const logger = consoleLogger(level);
@@ -38,10 +42,14 @@ export const upCommand: CliCommand = {
       host: values.host,
       tls: true,
       ...(values.endpoint ? { endpoint: values.endpoint } : {}),
-      ...(values['simulated-load-balancers'] ? { awsCloud: new SdkAwsCloudFactory({ loadBalancers: (region) => new InMemoryLoadBalancers(region) }) } : {}),
+      ...(workers > 0
+        ? { workers, workerData: { logLevel: level, simulatedLoadBalancers: values['simulated-load-balancers'] } }
+        : values['simulated-load-balancers']
+          ? { awsCloud: new SdkAwsCloudFactory({ loadBalancers: (region) => new InMemoryLoadBalancers(region) }) }
+          : {}),
       logger,
     });
-    process.stdout.write(`capless is up: API ${plane.url}, kubeconfig ${plane.kubeconfigPath}\n`);
+    process.stdout.write(`capless is up: API ${plane.url}, kubeconfig ${plane.kubeconfigPath}${workers > 0 ? `, ${workers} reconcile worker threads` : ''}\n`);
     process.stdout.write(`  export KUBECONFIG=${plane.kubeconfigPath}\n`);
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {

@@ -114,3 +114,58 @@ describe('npm run bench -- --topology on the memory store (2 clusters)', () => {
     expect(formatReport(r)).toContain('through a ClusterClass');
   });
 });
+
+/**
+ * `npm run bench -- --workers 2`: the reconcilers run in two worker threads sharing the store
+ * through the dispatcher (ADR 0115); the run converges with the same per-object accounting, and
+ * with `--faults` it still loses and duplicates nothing.
+ */
+// The memory store with workers runs in the --faults case below (its clean run included).
+describe.each(['dynamodb'] as const)('npm run bench -- --workers 2 on the %s store (2 clusters)', (store) => {
+  it('readies and deletes every cluster with the reconcilers in two worker threads', async () => {
+    const options = { ...DEFAULT_BENCH_OPTIONS, clusters: 2, workerReplicas: 1, store, reconcileWorkers: 2, timeoutSeconds: 100 };
+    const r = await runBenchmark(options);
+    expect(r.completed).toBe(true);
+    expect(r.reconcileWorkers).toBe(2);
+    expect(r.readyClusters).toBe(2);
+    expect(r.objectsLeft).toBe(0);
+    expect(r.deadLettered).toBe(0);
+    // Worker threads' store calls run on the counted store: every write is seen and attributed.
+    expect(sum(r.writesByKind)).toBe(r.storeWrites);
+    expect(r.machineWritesPerMachine).toBeGreaterThanOrEqual(2);
+    expect(r.reconcilesPerObject * r.objects).toBeCloseTo(r.reconciles, 6);
+    expect(formatReport(r)).toContain('2 reconcile worker threads');
+  });
+});
+
+describe('npm run bench -- --workers 2 --faults on the memory store (2 clusters)', () => {
+  it('converges across worker threads with no duplicated object, no lost update and no dead letter', async () => {
+    const options = { ...DEFAULT_BENCH_OPTIONS, clusters: 2, workerReplicas: 1, store: 'memory' as const, reconcileWorkers: 2, timeoutSeconds: 100 };
+    const r = await runBenchmarkWithFaults(options, { ...DEFAULT_FAULT_PLAN, lostMessage: 0.05, duplicatedMessage: 0.05 }, () => {});
+    expect(r.completed).toBe(true);
+    expect(r.faults.duplicatedObjects).toBe(0);
+    expect(r.faults.lostUpdates).toBe(0);
+    expect(r.objectsLeft).toBe(0);
+    expect(r.deadLettered).toBe(0);
+    const injected = r.faults.injected;
+    expect(injected.throttled + injected.conditionFailed + injected.crashedBeforeCall + injected.crashedAfterWrite).toBeGreaterThan(0);
+  });
+});
+
+/** `npm run bench -- --simulate-aws`: the run's figures and the 1,000 / 10,000-cluster projection from them. */
+describe('npm run bench -- --simulate-aws (1 cluster)', () => {
+  it('delays the reconcilers\' store calls and projects the fleet from what it measured', async () => {
+    const options = { ...DEFAULT_BENCH_OPTIONS, clusters: 1, workerReplicas: 1, store: 'memory' as const, reconcileConcurrency: 50, simulateAws: { storeLatencyMs: 5 }, timeoutSeconds: 100 };
+    const r = await runBenchmark(options);
+    expect(r.completed).toBe(true);
+    const simulation = r.simulation;
+    if (!simulation) throw new Error('no simulation in the report');
+    expect(simulation.storeLatencyMs).toBe(5);
+    // Every reconcile made at least one store call, each costing the simulated latency.
+    expect(simulation.sample.handlerSeconds).toBeGreaterThan(0.005);
+    expect(simulation.sample.convergeReconciles + simulation.sample.deleteReconciles).toBeCloseTo(r.reconciles / r.clusters, 6);
+    expect(simulation.projections.map((p) => `${p.clusters}@${p.concurrency}`)).toEqual(['1000@10', '1000@100', '1000@1000', '10000@10', '10000@100', '10000@1000']);
+    expect(simulation.projections.every((p) => p.readySeconds >= simulation.sample.readySeconds)).toBe(true);
+    expect(formatReport(r)).toContain('1000 clusters at C=100');
+  });
+});

@@ -128,6 +128,26 @@ describe('capless up (a real process)', () => {
     expect(await exited(second.child)).toBe(0);
   });
 
+  it('with --workers 2, reconciles in worker threads of the bundled CLI and stops cleanly', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'capless-up-'));
+    dirs.push(dataDir);
+    const up = await startUp(dataDir, 0, ['--workers', '2']);
+    children.push(up.child);
+    const ca = await readFile(join(dataDir, 'serving.crt'), 'utf8');
+    const { token } = readKubeconfigCredentials(await readFile(join(dataDir, 'kubeconfig'), 'utf8'));
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const cluster = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'threaded' }, spec: {} };
+    expect((await call(`${up.url}${CLUSTERS}`, ca, { method: 'POST', headers: auth, body: JSON.stringify(cluster) })).status).toBe(201);
+    const observed = await waitFor(async () => {
+      const { body } = await call(`${up.url}${CLUSTERS}/threaded`, ca, { headers: auth });
+      const finalizers = valueAt(body, 'metadata', 'finalizers');
+      return Array.isArray(finalizers) && finalizers.includes('cluster.cluster.x-k8s.io') ? numberAt(body, 'status', 'observedGeneration') : undefined;
+    });
+    expect(observed).toBe(1);
+    up.child.kill('SIGTERM');
+    expect(await exited(up.child)).toBe(0);
+  });
+
   it('listens on one TCP port, the API\'s, and keeps its data dir private even when it pre-existed world-readable', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'capless-up-'));
     dirs.push(dataDir);

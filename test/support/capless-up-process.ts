@@ -9,8 +9,8 @@ export interface RunningCapless {
 }
 
 /** Starts `capless up` as a real process (port 0: a free one) and waits for its "is up" line. */
-export async function startCaplessUp(dataDir: string, port = 0): Promise<RunningCapless> {
-  const child = spawn(process.execPath, [join(repoRoot, 'bin/capless.mjs'), 'up', '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn'], {
+export async function startCaplessUp(dataDir: string, port = 0, extraArgs: readonly string[] = []): Promise<RunningCapless> {
+  const child = spawn(process.execPath, [join(repoRoot, 'bin/capless.mjs'), 'up', '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn', ...extraArgs], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

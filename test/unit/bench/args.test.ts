@@ -19,7 +19,21 @@ describe('npm run bench arguments', () => {
     expect(options.faults).toEqual(faults);
   });
 
+  it.each<[string, string[], Partial<typeof DEFAULT_BENCH_OPTIONS>]>([
+    ['--workers: reconcile worker threads', ['--workers', '2'], { reconcileWorkers: 2, workerReplicas: DEFAULT_BENCH_OPTIONS.workerReplicas }],
+    ['--worker-machines: worker Machines per cluster', ['--worker-machines', '1'], { reconcileWorkers: 0, workerReplicas: 1 }],
+    ['both', ['--workers', '4', '--worker-machines', '0'], { reconcileWorkers: 4, workerReplicas: 0 }],
+    ['--simulate-aws: memory store, 5 ms a call', ['--simulate-aws'], { store: 'memory', simulateAws: { storeLatencyMs: 5 } }],
+    ['--simulate-aws with a latency and a concurrency', ['--simulate-aws', '--store-latency-ms', '8', '--concurrency', '100'], { simulateAws: { storeLatencyMs: 8 }, reconcileConcurrency: 100 }],
+  ])('%s', (_name, argv, expected) => {
+    expect(parseBenchArgs(argv)).toMatchObject(expected);
+  });
+
   it.each<[string, string[], RegExp]>([
+    ['a negative worker count', ['--workers=-1'], /--workers must be an integer ≥ 0, not -1/],
+    ['a store latency without --simulate-aws', ['--store-latency-ms', '5'], /--store-latency-ms needs --simulate-aws/],
+    ['--simulate-aws on dynalite', ['--simulate-aws', '--store', 'dynamodb'], /--simulate-aws runs on the memory store/],
+    ['a fractional worker-machine count', ['--worker-machines', '1.5'], /--worker-machines must be an integer ≥ 0, not 1.5/],
     ['a seed without --faults', ['--faults-seed', '3'], /--faults-seed needs --faults/],
     ['a seed that is not a number', ['--faults', '--faults-seed', 'often'], /--faults-seed must be an integer ≥ 0, not often/],
   ])('refuses %s', (_name, argv, message) => {

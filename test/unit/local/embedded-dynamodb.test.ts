@@ -1,4 +1,4 @@
-import { CreateTableCommand, DynamoDBClient, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, PutItemCommand, QueryCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -29,7 +29,7 @@ describe('startEmbeddedDynamoDb', () => {
     const portsBefore = await tcpListenPorts();
     const dynamo = await startEmbeddedDynamoDb('', { persist: false });
     try {
-      expect(Object.keys(dynamo).sort()).toEqual(['clientConfig', 'close', 'socketPath']);
+      expect(Object.keys(dynamo).sort()).toEqual(['clientConfig', 'close', 'heapUsedBytes', 'socketClientConfig', 'socketPath']);
       expect(await tcpListenPorts()).toEqual(portsBefore);
       expect((await stat(dynamo.socketPath)).isSocket()).toBe(true);
       expect((await stat(dirname(dynamo.socketPath))).mode & 0o777).toBe(0o700);
@@ -41,10 +41,13 @@ describe('startEmbeddedDynamoDb', () => {
     await expect(stat(dirname(dynamo.socketPath))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it('serves a DynamoDBClient through the socket: create table, put, query; each client has its own connections', async () => {
+  it.each([
+    ['through the socket; each client has its own connections', 'socketClientConfig'],
+    ["as messages to the store's thread (ADR 0116)", 'clientConfig'],
+  ] as const)('serves a DynamoDBClient %s: create table, put, query', async (_how, config) => {
     const dynamo = await startEmbeddedDynamoDb('', { persist: false });
-    const first = new DynamoDBClient({ ...dynamo.clientConfig(), region: 'us-east-1', credentials });
-    const second = new DynamoDBClient({ ...dynamo.clientConfig(), region: 'us-east-1', credentials });
+    const first = new DynamoDBClient({ ...dynamo[config](), region: 'us-east-1', credentials });
+    const second = new DynamoDBClient({ ...dynamo[config](), region: 'us-east-1', credentials });
     try {
       await first.send(
         new CreateTableCommand({
@@ -60,6 +63,8 @@ describe('startEmbeddedDynamoDb', () => {
           BillingMode: 'PAY_PER_REQUEST',
         }),
       );
+      // As on DynamoDB, a new table takes writes once ACTIVE (dynalite flips it on its next tick).
+      await waitUntilTableExists({ client: first, maxWaitTime: 10, minDelay: 0.1, maxDelay: 0.2 }, { TableName: 'things' });
       for (const sk of ['a', 'b', 'c']) {
         await first.send(new PutItemCommand({ TableName: 'things', Item: { pk: { S: 'p' }, sk: { S: sk }, v: { S: `value-${sk}` } } }));
       }
@@ -74,6 +79,10 @@ describe('startEmbeddedDynamoDb', () => {
       );
       expect(page.Items?.map((item) => item.v?.S)).toEqual(['value-a', 'value-b']);
       expect(page.LastEvaluatedKey).toEqual({ pk: { S: 'p' }, sk: { S: 'b' } });
+      // DynamoDB's errors come back as the SDK's typed exceptions either way.
+      await expect(second.send(new PutItemCommand({ TableName: 'no-such-table', Item: { pk: { S: 'p' }, sk: { S: 'x' } } }))).rejects.toMatchObject({
+        name: 'ResourceNotFoundException',
+      });
     } finally {
       first.destroy();
       second.destroy();
