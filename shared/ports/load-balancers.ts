@@ -18,9 +18,9 @@ export interface TargetGroup {
 }
 
 /**
- * The control plane's network load balancer (ELBv2). Only the in-memory implementation exists:
- * this repository has no @aws-sdk/client-elastic-load-balancing-v2 yet, and the SDK adapter plugs
- * in here when it does.
+ * The control plane's network load balancer (ELBv2): shared/adapters/aws/elbv2/ on the SDK,
+ * shared/adapters/memory/load-balancers/ in memory; test/conformance/load-balancers.conformance.ts
+ * holds both to the same behaviour. Creates are idempotent by name, deletes of what is gone succeed.
  */
 export interface LoadBalancers {
   findLoadBalancer(name: string): Promise<LoadBalancer | undefined>;
@@ -39,5 +39,6 @@ export interface LoadBalancers {
   ensureListener(loadBalancerArn: string, port: number, targetGroupArn: string): Promise<void>;
   registerTarget(targetGroupArn: string, instanceId: string, port: number): Promise<void>;
   deregisterTarget(targetGroupArn: string, instanceId: string, port: number): Promise<void>;
+  /** The registered instance ids, sorted (a draining target is no longer registered). */
   describeTargets(targetGroupArn: string): Promise<string[]>;
 }

@@ -9,7 +9,6 @@ import { createHash } from 'node:crypto';
 import { stringAt, valueAt } from '../../../../../shared/contracts/json.js';
 import { ownedResourceTags } from '../../../../../shared/contracts/providers/aws/aws-tags.js';
 import { readEndpoint } from '../../../../../shared/contracts/providers/fields.js';
-import { CloudApiError } from '../../../../../shared/errors/index.js';
 import type { PhaseResult } from '../../../engine/skeleton/types.js';
 import { updateFresh } from '../../../engine/references/update-fresh.js';
 import { cloudFailure } from '../common/cloud-error.js';
@@ -47,7 +46,6 @@ export async function loadBalancerPhase(s: AwsClusterScope): Promise<PhaseResult
   const name = loadBalancerName(s.object.metadata.namespace, s.clusterName);
   try {
     const loadBalancers = s.cloud.loadBalancers;
-    if (!loadBalancers) throw new CloudApiError('CreateLoadBalancer', 'LoadBalancerProviderMissing', 'no ELBv2 implementation is wired into this control plane');
     const tags = ownedResourceTags(s.clusterName, name, 'apiserver', additionalTagsOf(s));
     const subnets = [...new Map(s.subnets.filter((sn) => sn.isPublic === (scheme === 'internet-facing')).map((sn) => [sn.availabilityZone, sn.id])).values()];
     const groups = [s.securityGroups['apiserver-lb']?.id, s.securityGroups.lb?.id].flatMap((id) => (id ? [id] : []));
