@@ -35,6 +35,11 @@ export interface LoadBalancers {
   findTargetGroup(name: string): Promise<TargetGroup | undefined>;
   createTargetGroup(request: { name: string; vpcId: string; port: number; tags: Tags }): Promise<TargetGroup>;
   deleteTargetGroup(arn: string): Promise<void>;
+  /**
+   * Sets those of `attributes` whose value differs on the target group (others are left alone) and
+   * returns their keys, sorted: called on every reconcile, so a crash between create and modify heals.
+   */
+  ensureTargetGroupAttributes(targetGroupArn: string, attributes: Readonly<Record<string, string>>): Promise<string[]>;
   /** Creates the TCP listener forwarding `port` to the target group unless it exists. */
   ensureListener(loadBalancerArn: string, port: number, targetGroupArn: string): Promise<void>;
   registerTarget(targetGroupArn: string, instanceId: string, port: number): Promise<void>;

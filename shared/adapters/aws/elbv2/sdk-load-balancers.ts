@@ -18,9 +18,11 @@ import {
   DescribeListenersCommand,
   DescribeLoadBalancersCommand,
   DescribeTagsCommand,
+  DescribeTargetGroupAttributesCommand,
   DescribeTargetGroupsCommand,
   DescribeTargetHealthCommand,
   type ElasticLoadBalancingV2Client,
+  ModifyTargetGroupAttributesCommand,
   RegisterTargetsCommand,
 } from '@aws-sdk/client-elastic-load-balancing-v2';
 import type { Tags } from '../../../contracts/providers/aws/aws-tags.js';
@@ -120,6 +122,17 @@ export class SdkLoadBalancers implements LoadBalancers {
   /** `ResourceInUse` while a listener still forwards to it (for a moment after its load balancer went) stays an error: retry later. */
   async deleteTargetGroup(arn: string): Promise<void> {
     await absentOn('DeleteTargetGroup', [TARGET_GROUP_NOT_FOUND], () => this.client.send(new DeleteTargetGroupCommand({ TargetGroupArn: arn })));
+  }
+
+  async ensureTargetGroupAttributes(targetGroupArn: string, attributes: Readonly<Record<string, string>>): Promise<string[]> {
+    const current = await elbCall('DescribeTargetGroupAttributes', () => this.client.send(new DescribeTargetGroupAttributesCommand({ TargetGroupArn: targetGroupArn })));
+    const values = new Map((current.Attributes ?? []).map((a) => [a.Key, a.Value]));
+    const changed = Object.keys(attributes).filter((key) => values.get(key) !== attributes[key]).sort();
+    if (changed.length === 0) return [];
+    await elbCall('ModifyTargetGroupAttributes', () =>
+      this.client.send(new ModifyTargetGroupAttributesCommand({ TargetGroupArn: targetGroupArn, Attributes: changed.map((Key) => ({ Key, Value: attributes[Key] })) })),
+    );
+    return changed;
   }
 
   async ensureListener(loadBalancerArn: string, port: number, targetGroupArn: string): Promise<void> {

@@ -44,6 +44,7 @@ export const ELB_CLUSTER_READS = [
   'elasticloadbalancing:DescribeTargetGroups',
   'elasticloadbalancing:DescribeListeners',
   'elasticloadbalancing:DescribeTags',
+  'elasticloadbalancing:DescribeTargetGroupAttributes',
 ] as const;
 export const ELB_MACHINE_READS = ['elasticloadbalancing:DescribeTargetHealth'] as const;
 
@@ -131,9 +132,9 @@ export const AWS_CLUSTER_PERMISSIONS: readonly ProviderPermission[] = [
   },
   // The listener carries no tag of its own: CreateListener is authorised on the (tagged) load balancer.
   { actions: ['elasticloadbalancing:CreateListener'], resources: [ELB_LOAD_BALANCER], conditions: RESOURCE_TAGGED },
-  // Deleting the load balancer deletes its listeners.
+  // CAPA's target-group attributes, and deletion (deleting the load balancer deletes its listeners).
   {
-    actions: ['elasticloadbalancing:DeleteLoadBalancer', 'elasticloadbalancing:DeleteTargetGroup'],
+    actions: ['elasticloadbalancing:ModifyTargetGroupAttributes', 'elasticloadbalancing:DeleteLoadBalancer', 'elasticloadbalancing:DeleteTargetGroup'],
     resources: [ELB_LOAD_BALANCER, ELB_TARGET_GROUP],
     conditions: RESOURCE_TAGGED,
   },
