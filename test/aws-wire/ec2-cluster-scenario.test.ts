@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeInstancesCommand, DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client, type Instance } from '@aws-sdk/client-ec2';
-import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
+import { DescribeTargetGroupAttributesCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ListSecretsCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadBalancerName } from '../../functions/reconcile/infrastructure/aws/cluster/load-balancer-phase.js';
@@ -130,6 +130,8 @@ describe.skipIf(documents === undefined)("CAPA's cluster template on moto", () =
     expect(balancing.loadBalancers.map((lb) => lb.name)).toEqual([loadBalancerName(NS, CLUSTER)]);
     expect(balancing.targetGroups).toHaveLength(1);
     expect(balancing.targetGroups[0]?.targets).toEqual(controlPlaneIds.sort());
+    const { Attributes } = await elbv2.send(new DescribeTargetGroupAttributesCommand({ TargetGroupArn: balancing.targetGroups[0]?.arn }));
+    expect(Object.fromEntries((Attributes ?? []).map((a) => [a.Key, a.Value]))).toMatchObject({ 'preserve_client_ip.enabled': 'false', 'deregistration_delay.timeout_seconds': '300' });
     const awsCluster = await api.get(INFRA, 'AWSCluster', NS, CLUSTER);
     expect(stringAt(awsCluster, 'spec', 'controlPlaneEndpoint', 'host')).toBe(balancing.loadBalancers[0]?.dnsName);
     const vpcs = await ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: `tag:sigs.k8s.io/cluster-api-provider-aws/cluster/${CLUSTER}`, Values: ['owned'] }] }));

@@ -77,6 +77,7 @@ describe('ELBv2 actions the adapter sends', () => {
     // What the AWSCluster reconciler calls to create the load balancer …
     const lb = (await lbs.findLoadBalancer(`act-${suffix}`)) ?? (await lbs.createLoadBalancer({ name: `act-${suffix}`, scheme: 'internal', subnetIds: [subnet.id], securityGroupIds: [], tags: { a: 'b' } }));
     const tg = (await lbs.findTargetGroup(`act-${suffix}`)) ?? (await lbs.createTargetGroup({ name: `act-${suffix}`, vpcId: vpc.id, port: 6443, tags: { a: 'b' } }));
+    await lbs.ensureTargetGroupAttributes(tg.arn, { 'preserve_client_ip.enabled': 'false' });
     await lbs.ensureListener(lb.arn, 6443, tg.arn);
     // … the AWSMachine reconciler to attach and detach an instance …
     caller = 'machine';

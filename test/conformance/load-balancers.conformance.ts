@@ -99,6 +99,19 @@ export function describeLoadBalancersConformance(name: string, make: () => Promi
       expect(await t.cloud.loadBalancers.findTargetGroup(tgName)).toEqual(created);
     });
 
+    it('sets the target group attributes that differ, once (a second ensure changes nothing)', async () => {
+      const t = await make();
+      const net = await network(t);
+      const tg = await t.cloud.loadBalancers.createTargetGroup({ name: `tg-${unique()}`, vpcId: net.vpcId, port: 6443, tags: TAGS });
+      const wanted = { 'preserve_client_ip.enabled': 'false', 'deregistration_delay.timeout_seconds': '300' };
+      // A TCP target group of instances preserves client IPs by default; 300 s is ELBv2's default delay.
+      expect(await t.cloud.loadBalancers.ensureTargetGroupAttributes(tg.arn, wanted)).toEqual(['preserve_client_ip.enabled']);
+      expect(await t.cloud.loadBalancers.ensureTargetGroupAttributes(tg.arn, wanted)).toEqual([]);
+      expect(await t.cloud.loadBalancers.ensureTargetGroupAttributes(tg.arn, { 'deregistration_delay.timeout_seconds': '120' })).toEqual(['deregistration_delay.timeout_seconds']);
+      await t.cloud.loadBalancers.deleteTargetGroup(tg.arn);
+      expect(await codeOf(t.cloud.loadBalancers.ensureTargetGroupAttributes(tg.arn, wanted))).toBe('TargetGroupNotFound');
+    });
+
     it('registers instance targets once, lists them sorted, and deregisters them (twice is harmless)', async () => {
       const t = await make();
       const net = await network(t);
