@@ -18,7 +18,8 @@ export const upCommand: CliCommand = {
         endpoint: { type: 'string' },
         host: { type: 'string', default: '127.0.0.1' },
         'log-level': { type: 'string', default: 'info' },
-        // The ELBv2 SDK client is not in this repository yet: for emulators, a load balancer simulated in this process.
+        // The AWS provider's load balancers go to ELBv2 (AWS_ENDPOINT_URL[_ELASTIC_LOAD_BALANCING_V2] like
+        // every client); this opt-in simulates them in this process, for emulator builds that serve EC2 but not ELBv2.
         'simulated-load-balancers': { type: 'boolean', default: false },
         // Reconcilers in this many worker threads (ADR 0115); 0 keeps them on the main thread.
         workers: { type: 'string', default: '0' },

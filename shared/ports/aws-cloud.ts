@@ -6,8 +6,7 @@ import type { UserDataSecrets } from './user-data-secrets.js';
 export interface AwsCloud {
   ec2: Ec2;
   secrets: UserDataSecrets;
-  /** Absent where no load-balancer implementation is wired (no ELBv2 SDK client in this repository yet). */
-  loadBalancers?: LoadBalancers;
+  loadBalancers: LoadBalancers;
 }
 
 export interface AwsCloudFactory {

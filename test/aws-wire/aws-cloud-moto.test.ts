@@ -4,8 +4,10 @@
  * credentials): the SDK reads the endpoint variables itself.
  */
 
+import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SdkAwsCloudFactory } from '../../shared/adapters/aws/aws-cloud/sdk-aws-cloud.js';
+import type { AwsCloud } from '../../shared/ports/aws-cloud.js';
 import { describeAwsCloudConformance } from '../conformance/aws-cloud.conformance.js';
 
 const REGION = 'us-east-1';
@@ -30,14 +32,29 @@ describeAwsCloudConformance('SDK adapters on moto', async () => ({
 }));
 
 describe('endpoint variables', () => {
-  it('AWS_ENDPOINT_URL_EC2 wins over AWS_ENDPOINT_URL for EC2 (the SDK reads both natively)', async () => {
+  // AWS_ENDPOINT_URL points at a port that refuses connections: an answer came from the per-service variable's moto.
+  it.each([
+    ['EC2', async (cloud: AwsCloud) => (await cloud.ec2.describeAvailabilityZones()).map((z) => z.name).includes('eu-central-1a')],
+    ['SECRETS_MANAGER', async (cloud: AwsCloud) => (await cloud.secrets.getSecret(`endpoint-probe-${Date.now()}`)) === undefined],
+    ['ELASTIC_LOAD_BALANCING_V2', async (cloud: AwsCloud) => (await cloud.loadBalancers.findTargetGroup(`endpoint-probe-${Date.now()}`)) === undefined],
+  ])('AWS_ENDPOINT_URL_%s wins over AWS_ENDPOINT_URL (the SDK reads both natively)', async (service, answersFromMoto) => {
     const before = { ...process.env };
     try {
       process.env.AWS_ENDPOINT_URL = 'http://127.0.0.1:9';
-      process.env.AWS_ENDPOINT_URL_EC2 = inject('motoEndpoint');
-      const cloud = new SdkAwsCloudFactory().forRegion('eu-central-1');
-      const zones = await cloud.ec2.describeAvailabilityZones();
-      expect(zones.map((z) => z.name)).toContain('eu-central-1a');
+      process.env[`AWS_ENDPOINT_URL_${service}`] = inject('motoEndpoint');
+      expect(await answersFromMoto(new SdkAwsCloudFactory().forRegion('eu-central-1'))).toBe(true);
+    } finally {
+      process.env = before;
+    }
+  });
+
+  it('a client built without a region takes AWS_REGION', async () => {
+    const before = { ...process.env };
+    try {
+      process.env.AWS_REGION = 'ap-southeast-2';
+      const client = new ElasticLoadBalancingV2Client({});
+      expect(await client.config.region()).toBe('ap-southeast-2');
+      client.destroy();
     } finally {
       process.env = before;
     }

@@ -2,25 +2,27 @@
  * CAPA's cluster template on moto through `capless up`'s API: 3 control-plane and 2 worker
  * machines on real EC2 calls (moto), user data through Secrets Manager, the control plane behind
  * the load balancer, Nodes reported by a workload stand-in that boots each instance from its user
- * data; then deletion leaves nothing capless created. The load balancer runs on the in-memory
- * ELBv2 port: this repository has no @aws-sdk/client-elastic-load-balancing-v2 yet.
+ * data; then deletion leaves nothing capless created, load balancer and target group included.
+ * Every AWS call goes to moto (EC2, Secrets Manager and ELBv2), configured only by AWS_ENDPOINT_URL.
  */
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeInstancesCommand, DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client, type Instance } from '@aws-sdk/client-ec2';
+import { DescribeTargetGroupAttributesCommand, ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { ListSecretsCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loadBalancerName } from '../../functions/reconcile/infrastructure/aws/cluster/load-balancer-phase.js';
 import { type ControlPlane, startControlPlane } from '../../local/control-plane.js';
 import { SdkAwsCloudFactory } from '../../shared/adapters/aws/aws-cloud/sdk-aws-cloud.js';
-import { InMemoryLoadBalancers } from '../../shared/adapters/memory/load-balancers/in-memory-load-balancers.js';
 import { conditionsOf, findCondition } from '../../shared/contracts/conditions.js';
 import { stringAt } from '../../shared/contracts/json.js';
 import { groupOf } from '../../shared/contracts/object.js';
 import { defaultKinds } from '../../shared/contracts/kinds.js';
 import { BootingWorkloadCluster } from '../support/booting-workload.js';
 import { capaTemplateDocuments } from '../support/capa-template.js';
+import { clusterLoadBalancing } from '../support/cluster-load-balancing.js';
 import { eventually } from '../support/eventually.js';
 import { createMotoInstanceProfile } from '../support/moto-iam.js';
 import { RestClient } from '../support/rest-client.js';
@@ -41,7 +43,7 @@ let plane: ControlPlane;
 let api: RestClient;
 let dataDir: string;
 let workload: BootingWorkloadCluster;
-let loadBalancers: InMemoryLoadBalancers;
+let elbv2: ElasticLoadBalancingV2Client;
 let ec2: EC2Client;
 let secrets: SecretsManagerClient;
 
@@ -60,8 +62,8 @@ describe.skipIf(documents === undefined)("CAPA's cluster template on moto", () =
     for (const profile of ['control-plane.cluster-api-provider-aws.sigs.k8s.io', 'nodes.cluster-api-provider-aws.sigs.k8s.io']) await createMotoInstanceProfile(endpoint, profile);
     ec2 = new EC2Client({ region: REGION });
     secrets = new SecretsManagerClient({ region: REGION });
-    loadBalancers = new InMemoryLoadBalancers(REGION);
-    const cloud = new SdkAwsCloudFactory({ loadBalancers: () => loadBalancers });
+    elbv2 = new ElasticLoadBalancingV2Client({ region: REGION });
+    const cloud = new SdkAwsCloudFactory();
     workload = new BootingWorkloadCluster(cloud);
     dataDir = await mkdtemp(join(tmpdir(), 'capless-ec2-'));
     plane = await startControlPlane({ dataDir, port: 0, persist: false, resyncSeconds: 3600, awsCloud: cloud, workloadCluster: workload });
@@ -72,6 +74,7 @@ describe.skipIf(documents === undefined)("CAPA's cluster template on moto", () =
     await plane?.stop();
     workload?.destroy();
     ec2?.destroy();
+    elbv2?.destroy();
     secrets?.destroy();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
     process.env = saved;
@@ -121,9 +124,16 @@ describe.skipIf(documents === undefined)("CAPA's cluster template on moto", () =
       expect(stringAt(machine, 'status', 'phase')).toBe('Running');
     }
 
-    const [targetGroup] = [...loadBalancers.targetGroups.values()];
+    // ELBv2 (moto) holds one network load balancer and one target group, targeting the 3 control-plane instances.
+    const balancing = await clusterLoadBalancing(elbv2, CLUSTER);
     const controlPlaneIds = instances.filter((i) => tag(i, 'sigs.k8s.io/cluster-api-provider-aws/role') === 'control-plane').map((i) => i.InstanceId);
-    expect([...(targetGroup?.targets ?? [])].sort()).toEqual(controlPlaneIds.sort());
+    expect(balancing.loadBalancers.map((lb) => lb.name)).toEqual([loadBalancerName(NS, CLUSTER)]);
+    expect(balancing.targetGroups).toHaveLength(1);
+    expect(balancing.targetGroups[0]?.targets).toEqual(controlPlaneIds.sort());
+    const { Attributes } = await elbv2.send(new DescribeTargetGroupAttributesCommand({ TargetGroupArn: balancing.targetGroups[0]?.arn }));
+    expect(Object.fromEntries((Attributes ?? []).map((a) => [a.Key, a.Value]))).toMatchObject({ 'preserve_client_ip.enabled': 'false', 'deregistration_delay.timeout_seconds': '300' });
+    const awsCluster = await api.get(INFRA, 'AWSCluster', NS, CLUSTER);
+    expect(stringAt(awsCluster, 'spec', 'controlPlaneEndpoint', 'host')).toBe(balancing.loadBalancers[0]?.dnsName);
     const vpcs = await ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: `tag:sigs.k8s.io/cluster-api-provider-aws/cluster/${CLUSTER}`, Values: ['owned'] }] }));
     expect(vpcs.Vpcs).toHaveLength(1);
   });
@@ -154,8 +164,8 @@ describe.skipIf(documents === undefined)("CAPA's cluster template on moto", () =
     for (const old of replacedControlPlane) expect(after.map((i) => i.InstanceId)).not.toContain(old.InstanceId);
     const newControlPlane = after.filter((i) => tag(i, 'sigs.k8s.io/cluster-api-provider-aws/role') === 'control-plane');
     expect(newControlPlane.map((i) => i.ImageId)).toEqual(['ami-0c0a0000000013300', 'ami-0c0a0000000013300', 'ami-0c0a0000000013300']);
-    const [targetGroup] = [...loadBalancers.targetGroups.values()];
-    expect([...(targetGroup?.targets ?? [])].sort()).toEqual(newControlPlane.map((i) => i.InstanceId).sort());
+    const [targetGroup] = (await clusterLoadBalancing(elbv2, CLUSTER)).targetGroups;
+    expect(targetGroup?.targets).toEqual(newControlPlane.map((i) => i.InstanceId).sort());
   });
 
   it('deletes everything capless created', async () => {
@@ -175,6 +185,6 @@ describe.skipIf(documents === undefined)("CAPA's cluster template on moto", () =
     expect((await ec2.send(new DescribeSubnetsCommand({ Filters: owned }))).Subnets).toEqual([]);
     const leftSecrets = await secrets.send(new ListSecretsCommand({ Filters: [{ Key: 'tag-key', Values: [`sigs.k8s.io/cluster-api-provider-aws/cluster/${CLUSTER}`] }] }));
     expect(leftSecrets.SecretList ?? []).toEqual([]);
-    expect(loadBalancers.loadBalancers.size).toBe(0);
+    expect(await clusterLoadBalancing(elbv2, CLUSTER)).toEqual({ loadBalancers: [], targetGroups: [] });
   });
 });

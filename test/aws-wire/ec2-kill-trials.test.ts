@@ -2,8 +2,9 @@
  * `kill -9` of a real `capless up` process while it reconciles AWSMachines on moto: once in the
  * middle of a launch (user-data secrets written, instance id not yet recorded, when the timing
  * allows) and once during deletion; the restarted process must finish the job with one instance
- * per AWSMachine and, after deletion, none left. The load balancer is the simulated one
- * (`--simulated-load-balancers`): there is no ELBv2 client yet.
+ * per AWSMachine, the control-plane instance behind the load balancer and, after deletion, no
+ * instance, load balancer or target group left. `capless up` reaches moto's EC2, Secrets Manager
+ * and ELBv2 through AWS_ENDPOINT_URL alone.
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -12,11 +13,13 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DescribeInstancesCommand, EC2Client, type Instance } from '@aws-sdk/client-ec2';
+import { ElasticLoadBalancingV2Client } from '@aws-sdk/client-elastic-load-balancing-v2';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { readKubeconfigCredentials } from '../../local/data-dir.js';
 import { isRecord, stringAt } from '../../shared/contracts/json.js';
 import type { KubeObject } from '../../shared/contracts/object.js';
 import { awsClusterObjects, awsStandaloneMachine } from '../support/aws-fixtures.js';
+import { clusterLoadBalancing } from '../support/cluster-load-balancing.js';
 import { collectionPath } from '../support/rest-client.js';
 import { createMotoInstanceProfile } from '../support/moto-iam.js';
 
@@ -27,11 +30,12 @@ const CLUSTER = `kill-${Date.now().toString(36)}`;
 const MACHINES = [`${CLUSTER}-cp`, `${CLUSTER}-w`];
 
 let ec2: EC2Client;
+let elbv2: ElasticLoadBalancingV2Client;
 let env: NodeJS.ProcessEnv;
 const children: ChildProcess[] = [];
 
 function startUp(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(repoRoot, 'bin/capless.mjs'), 'up', '--port', '0', '--data-dir', dataDir, '--log-level', 'error', '--simulated-load-balancers'], {
+  const child = spawn(process.execPath, [join(repoRoot, 'bin/capless.mjs'), 'up', '--port', '0', '--data-dir', dataDir, '--log-level', 'error'], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -103,12 +107,14 @@ describe(`kill -9 of capless up on moto (${KILL_TRIALS} trials)`, () => {
     env = { ...process.env, AWS_ENDPOINT_URL: endpoint, AWS_REGION: REGION, AWS_ACCESS_KEY_ID: 'moto', AWS_SECRET_ACCESS_KEY: 'moto' };
     for (const profile of ['control-plane.cluster-api-provider-aws.sigs.k8s.io', 'nodes.cluster-api-provider-aws.sigs.k8s.io']) await createMotoInstanceProfile(endpoint, profile);
     ec2 = new EC2Client({ region: REGION, endpoint, credentials: { accessKeyId: 'moto', secretAccessKey: 'moto' } });
+    elbv2 = new ElasticLoadBalancingV2Client({ region: REGION, endpoint, credentials: { accessKeyId: 'moto', secretAccessKey: 'moto' } });
     dataDir = await mkdtemp(join(tmpdir(), 'capless-kill-'));
   });
 
   afterAll(async () => {
     for (const child of children) child.kill('SIGKILL');
     ec2?.destroy();
+    elbv2?.destroy();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -144,6 +150,13 @@ describe(`kill -9 of capless up on moto (${KILL_TRIALS} trials)`, () => {
     }, 120_000, 500);
     const live = await liveInstances();
     expect(live.map((i) => i.InstanceId).sort()).toEqual([...recorded].sort());
+    // The control-plane machine (the first) is the one target of the cluster's one load balancer.
+    const attached = await until('the control-plane instance behind the load balancer', async () => {
+      const balancing = await clusterLoadBalancing(elbv2, CLUSTER);
+      return balancing.targetGroups[0]?.targets.length ? balancing : undefined;
+    }, 60_000, 500);
+    expect(attached.loadBalancers).toHaveLength(1);
+    expect(attached.targetGroups.map((tg) => tg.targets)).toEqual([[recorded[0]]]);
 
     // Trial 2: kill while the cluster is being deleted.
     const clusterPath = `${collectionPath('cluster.x-k8s.io/v1beta2', 'Cluster', 'default')}/${CLUSTER}`;
@@ -153,6 +166,7 @@ describe(`kill -9 of capless up on moto (${KILL_TRIALS} trials)`, () => {
     up = await startUp(dataDir);
     await until('the Cluster gone', async () => ((await api(up.url, dataDir, 'GET', clusterPath)).status === 404 ? true : undefined), 120_000, 500);
     expect(await liveInstances()).toEqual([]);
+    expect(await clusterLoadBalancing(elbv2, CLUSTER)).toEqual({ loadBalancers: [], targetGroups: [] });
     await killed(up.child);
   }, 280_000);
 });

@@ -55,9 +55,43 @@ describe('AWS provider in the stack', () => {
     expect(valueAt(terminate?.condition, 'StringEquals', 'ec2:ResourceTag/capless.io/managed')).toBe('true');
   });
 
-  it('gives no other reconciler any EC2 permission', () => {
+  it.each([
+    [
+      'capless-reconcile-awscluster',
+      [
+        'AddTags',
+        'CreateListener',
+        'CreateLoadBalancer',
+        'CreateTargetGroup',
+        'DeleteLoadBalancer',
+        'DeleteTargetGroup',
+        'DescribeListeners',
+        'DescribeLoadBalancers',
+        'DescribeTags',
+        'DescribeTargetGroupAttributes',
+        'DescribeTargetGroups',
+        'ModifyTargetGroupAttributes',
+      ],
+    ],
+    ['capless-reconcile-awsmachine', ['DeregisterTargets', 'DescribeTargetHealth', 'RegisterTargets']],
+  ])('%s gets exactly the ELBv2 actions its reconciler calls', (service, expected) => {
+    const granted = fn(service).statements.flatMap((s) => s.actions).filter((a) => a.startsWith('elasticloadbalancing:'));
+    expect([...new Set(granted)].sort()).toEqual(expected.map((a) => `elasticloadbalancing:${a}`));
+  });
+
+  it('lets the AWSCluster function tag ELBv2 resources only while creating them, and create a listener only on its own load balancer', () => {
+    const statements = fn('capless-reconcile-awscluster').statements;
+    const addTags = statements.find((s) => s.actions.includes('elasticloadbalancing:AddTags'));
+    expect(valueAt(addTags?.condition, 'StringEquals', 'elasticloadbalancing:CreateAction')).toEqual(['CreateLoadBalancer', 'CreateTargetGroup']);
+    expect(valueAt(addTags?.condition, 'StringEquals', 'aws:RequestTag/capless.io/managed')).toBe('true');
+    const listener = statements.find((s) => s.actions.includes('elasticloadbalancing:CreateListener'));
+    expect(listener?.resources).toEqual(['arn:aws:elasticloadbalancing:*:*:loadbalancer/net/*/*']);
+    expect(valueAt(listener?.condition, 'StringEquals', 'aws:ResourceTag/capless.io/managed')).toBe('true');
+  });
+
+  it('gives no other reconciler any EC2 or ELB permission', () => {
     const others = functions.filter((f) => !['capless-reconcile-awsmachine', 'capless-reconcile-awscluster'].includes(f.serviceName));
-    for (const other of others) expect(other.statements.flatMap((s) => s.actions).filter((a) => a.startsWith('ec2:')), other.serviceName).toEqual([]);
+    for (const other of others) expect(other.statements.flatMap((s) => s.actions).filter((a) => /^(ec2|elasticloadbalancing):/.test(a)), other.serviceName).toEqual([]);
   });
 
   it('routes EC2 instance state-change notifications to the shared work queue, naming the AWSMachine kind', () => {

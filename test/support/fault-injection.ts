@@ -89,7 +89,7 @@ export class FaultyAwsCloud implements AwsCloudFactory {
     return {
       ec2: wrapPort(cloud.ec2, 'ec2', this.plan),
       secrets: wrapPort(cloud.secrets, 'secrets', this.plan),
-      ...(cloud.loadBalancers ? { loadBalancers: wrapPort(cloud.loadBalancers, 'elb', this.plan) } : {}),
+      loadBalancers: wrapPort(cloud.loadBalancers, 'elb', this.plan),
     };
   }
 }

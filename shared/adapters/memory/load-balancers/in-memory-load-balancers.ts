@@ -7,9 +7,16 @@ import type { Tags } from '../../../contracts/providers/aws/aws-tags.js';
 import { CloudApiError } from '../../../errors/index.js';
 import type { LoadBalancer, LoadBalancers, TargetGroup } from '../../../ports/load-balancers.js';
 
+/** ELBv2's defaults for a TCP target group of instances (a subset: the ones capless sets). */
+const TARGET_GROUP_DEFAULTS: Readonly<Record<string, string>> = {
+  'deregistration_delay.timeout_seconds': '300',
+  'deregistration_delay.connection_termination.enabled': 'false',
+  'preserve_client_ip.enabled': 'true',
+};
+
 export class InMemoryLoadBalancers implements LoadBalancers {
   readonly loadBalancers = new Map<string, LoadBalancer & { subnetIds: string[] }>();
-  readonly targetGroups = new Map<string, TargetGroup & { targets: Set<string> }>();
+  readonly targetGroups = new Map<string, TargetGroup & { targets: Set<string>; attributes: Record<string, string> }>();
   readonly listeners = new Map<string, { port: number; targetGroupArn: string }[]>();
   private counter = 0;
 
@@ -61,7 +68,7 @@ export class InMemoryLoadBalancers implements LoadBalancers {
   async findTargetGroup(name: string): Promise<TargetGroup | undefined> {
     const found = [...this.targetGroups.values()].find((tg) => tg.name === name);
     if (!found) return undefined;
-    const { targets: _targets, ...view } = found;
+    const { targets: _targets, attributes: _attributes, ...view } = found;
     return structuredClone(view);
   }
 
@@ -70,7 +77,7 @@ export class InMemoryLoadBalancers implements LoadBalancers {
       throw new CloudApiError('CreateTargetGroup', 'DuplicateTargetGroupName', `A target group with the name '${request.name}' already exists`);
     }
     const id = (++this.counter).toString(16).padStart(16, '0');
-    const tg = { arn: `arn:aws:elasticloadbalancing:${this.region}:123456789012:targetgroup/${request.name}/${id}`, name: request.name, port: request.port, tags: { ...request.tags }, targets: new Set<string>() };
+    const tg = { arn: `arn:aws:elasticloadbalancing:${this.region}:123456789012:targetgroup/${request.name}/${id}`, name: request.name, port: request.port, tags: { ...request.tags }, targets: new Set<string>(), attributes: { ...TARGET_GROUP_DEFAULTS } };
     this.targetGroups.set(tg.arn, tg);
     return { arn: tg.arn, name: tg.name, port: tg.port, tags: { ...tg.tags } };
   }
@@ -80,6 +87,13 @@ export class InMemoryLoadBalancers implements LoadBalancers {
       throw new CloudApiError('DeleteTargetGroup', 'ResourceInUse', `Target group '${arn}' is currently in use by a listener or a rule`);
     }
     this.targetGroups.delete(arn);
+  }
+
+  async ensureTargetGroupAttributes(targetGroupArn: string, attributes: Readonly<Record<string, string>>): Promise<string[]> {
+    const tg = this.group('ModifyTargetGroupAttributes', targetGroupArn);
+    const changed = Object.keys(attributes).filter((key) => tg.attributes[key] !== attributes[key]).sort();
+    Object.assign(tg.attributes, attributes);
+    return changed;
   }
 
   async ensureListener(loadBalancerArn: string, port: number, targetGroupArn: string): Promise<void> {
@@ -101,7 +115,7 @@ export class InMemoryLoadBalancers implements LoadBalancers {
     return [...this.group('DescribeTargetHealth', targetGroupArn).targets].sort();
   }
 
-  private group(operation: string, arn: string): TargetGroup & { targets: Set<string> } {
+  private group(operation: string, arn: string): TargetGroup & { targets: Set<string>; attributes: Record<string, string> } {
     const tg = this.targetGroups.get(arn);
     if (!tg) throw new CloudApiError(operation, 'TargetGroupNotFound', `Target groups '${arn}' not found`);
     return tg;

@@ -15,8 +15,8 @@ const RESOURCE_TAGGED = { StringEquals: { [`aws:ResourceTag/${CAPLESS_MANAGED_TA
 const EC2_ANY = 'arn:aws:ec2:*:*:*';
 const SECRETS = 'arn:aws:secretsmanager:*:*:secret:aws.cluster.x-k8s.io/*';
 
-/** Reads EC2 and ELB authorise only on `*` (no resource-level permissions for Describe*). */
-const READS: ProviderPermission = {
+/** Reads EC2 authorises only on `*` (no resource-level permissions for Describe*). */
+const EC2_READS: ProviderPermission = {
   actions: [
     'ec2:DescribeAvailabilityZones',
     'ec2:DescribeImages',
@@ -31,14 +31,26 @@ const READS: ProviderPermission = {
     'ec2:DescribeSubnets',
     'ec2:DescribeVpcs',
     'ec2:DescribeVpcAttribute',
-    'elasticloadbalancing:DescribeLoadBalancers',
-    'elasticloadbalancing:DescribeListeners',
-    'elasticloadbalancing:DescribeTargetGroups',
-    'elasticloadbalancing:DescribeTargetHealth',
-    'elasticloadbalancing:DescribeTags',
   ],
   resources: ['*'],
 };
+
+/**
+ * The ELBv2 actions shared/adapters/aws/elbv2/ sends, per reconciler (test/aws-wire records what it
+ * sends against moto and compares). ELBv2's Describe* allow no resource-level permission either.
+ */
+export const ELB_CLUSTER_READS = [
+  'elasticloadbalancing:DescribeLoadBalancers',
+  'elasticloadbalancing:DescribeTargetGroups',
+  'elasticloadbalancing:DescribeListeners',
+  'elasticloadbalancing:DescribeTags',
+  'elasticloadbalancing:DescribeTargetGroupAttributes',
+] as const;
+export const ELB_MACHINE_READS = ['elasticloadbalancing:DescribeTargetHealth'] as const;
+
+const ELB_LOAD_BALANCER = 'arn:aws:elasticloadbalancing:*:*:loadbalancer/net/*/*';
+const ELB_TARGET_GROUP = 'arn:aws:elasticloadbalancing:*:*:targetgroup/*/*';
+const ELB_CREATES = ['CreateLoadBalancer', 'CreateTargetGroup'] as const;
 
 /** Tags may be written only while creating a resource (tag-on-create), never onto someone else's. */
 const TAG_ON_CREATE = (createActions: readonly string[]): ProviderPermission => ({
@@ -48,7 +60,8 @@ const TAG_ON_CREATE = (createActions: readonly string[]): ProviderPermission => 
 });
 
 export const AWS_MACHINE_PERMISSIONS: readonly ProviderPermission[] = [
-  READS,
+  EC2_READS,
+  { actions: ELB_MACHINE_READS, resources: ['*'] },
   // RunInstances authorises the new instance, volumes and ENIs (must carry the tag) …
   {
     actions: ['ec2:RunInstances'],
@@ -67,7 +80,7 @@ export const AWS_MACHINE_PERMISSIONS: readonly ProviderPermission[] = [
   { actions: ['secretsmanager:DeleteSecret'], resources: [SECRETS], conditions: RESOURCE_TAGGED },
   {
     actions: ['elasticloadbalancing:RegisterTargets', 'elasticloadbalancing:DeregisterTargets'],
-    resources: ['arn:aws:elasticloadbalancing:*:*:targetgroup/*/*'],
+    resources: [ELB_TARGET_GROUP],
     conditions: RESOURCE_TAGGED,
   },
 ];
@@ -83,7 +96,8 @@ const NETWORK_CREATES = [
 ] as const;
 
 export const AWS_CLUSTER_PERMISSIONS: readonly ProviderPermission[] = [
-  READS,
+  EC2_READS,
+  { actions: ELB_CLUSTER_READS, resources: ['*'] },
   { actions: NETWORK_CREATES.map((a) => `ec2:${a}`), resources: [EC2_ANY], conditions: REQUEST_TAGGED },
   TAG_ON_CREATE(NETWORK_CREATES),
   {
@@ -108,25 +122,20 @@ export const AWS_CLUSTER_PERMISSIONS: readonly ProviderPermission[] = [
     resources: [EC2_ANY],
     conditions: EC2_RESOURCE_TAGGED,
   },
+  // The control-plane load balancer and its target group are created carrying capless's tag …
+  { actions: ELB_CREATES.map((a) => `elasticloadbalancing:${a}`), resources: [ELB_LOAD_BALANCER, ELB_TARGET_GROUP], conditions: REQUEST_TAGGED },
+  // … which ELBv2 authorises as AddTags, allowed only as part of those creates.
   {
-    actions: [
-      'elasticloadbalancing:CreateLoadBalancer',
-      'elasticloadbalancing:CreateTargetGroup',
-      'elasticloadbalancing:CreateListener',
-      'elasticloadbalancing:AddTags',
-    ],
-    resources: ['arn:aws:elasticloadbalancing:*:*:*'],
-    conditions: REQUEST_TAGGED,
+    actions: ['elasticloadbalancing:AddTags'],
+    resources: [ELB_LOAD_BALANCER, ELB_TARGET_GROUP],
+    conditions: { StringEquals: { 'elasticloadbalancing:CreateAction': ELB_CREATES, [`aws:RequestTag/${CAPLESS_MANAGED_TAG}`]: CAPLESS_MANAGED_VALUE } },
   },
+  // The listener carries no tag of its own: CreateListener is authorised on the (tagged) load balancer.
+  { actions: ['elasticloadbalancing:CreateListener'], resources: [ELB_LOAD_BALANCER], conditions: RESOURCE_TAGGED },
+  // CAPA's target-group attributes, and deletion (deleting the load balancer deletes its listeners).
   {
-    actions: [
-      'elasticloadbalancing:ModifyTargetGroupAttributes',
-      'elasticloadbalancing:ModifyLoadBalancerAttributes',
-      'elasticloadbalancing:DeleteLoadBalancer',
-      'elasticloadbalancing:DeleteTargetGroup',
-      'elasticloadbalancing:DeleteListener',
-    ],
-    resources: ['arn:aws:elasticloadbalancing:*:*:*'],
+    actions: ['elasticloadbalancing:ModifyTargetGroupAttributes', 'elasticloadbalancing:DeleteLoadBalancer', 'elasticloadbalancing:DeleteTargetGroup'],
+    resources: [ELB_LOAD_BALANCER, ELB_TARGET_GROUP],
     conditions: RESOURCE_TAGGED,
   },
 ];

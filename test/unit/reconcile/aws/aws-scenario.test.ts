@@ -65,6 +65,12 @@ describe('AWS provider scenario (in-memory cloud)', () => {
     const controlPlane = awsMachines.find((m) => m.metadata.name === 'cp-0');
     const [targetGroup] = [...region.loadBalancers.targetGroups.values()];
     expect([...(targetGroup?.targets ?? [])]).toEqual([stringAt(controlPlane, 'spec', 'instanceID')]);
+    // CAPA's NLB target-group attributes: no client-IP preservation (hairpin), 300 s draining.
+    expect(targetGroup?.attributes).toMatchObject({
+      'preserve_client_ip.enabled': 'false',
+      'deregistration_delay.timeout_seconds': '300',
+      'deregistration_delay.connection_termination.enabled': 'false',
+    });
 
     const coreMachines = (await store.list({ group: 'cluster.x-k8s.io', kind: 'Machine', namespace: NS })).items;
     expect(coreMachines.map((m) => stringAt(m, 'status', 'phase'))).toEqual(['Running', 'Running', 'Running']);

@@ -9,7 +9,6 @@ import { createHash } from 'node:crypto';
 import { stringAt, valueAt } from '../../../../../shared/contracts/json.js';
 import { ownedResourceTags } from '../../../../../shared/contracts/providers/aws/aws-tags.js';
 import { readEndpoint } from '../../../../../shared/contracts/providers/fields.js';
-import { CloudApiError } from '../../../../../shared/errors/index.js';
 import type { PhaseResult } from '../../../engine/skeleton/types.js';
 import { updateFresh } from '../../../engine/references/update-fresh.js';
 import { cloudFailure } from '../common/cloud-error.js';
@@ -18,6 +17,18 @@ import { type AwsClusterScope, CONDITIONS } from './scope.js';
 import { API_SERVER_PORT } from './security-group-plan.js';
 
 export const WAIT_FOR_DNS_SECONDS = 15;
+
+/**
+ * CAPA's attributes of an NLB's API-server target group (pkg/cloud/services/elb/loadbalancer.go):
+ * without `preserve_client_ip.enabled=false` a control-plane instance cannot reach the API server
+ * through the load balancer when the load balancer picks that instance itself (hairpin), which
+ * breaks kubeadm's joins.
+ */
+export const API_SERVER_TARGET_GROUP_ATTRIBUTES: Readonly<Record<string, string>> = {
+  'deregistration_delay.connection_termination.enabled': 'false',
+  'deregistration_delay.timeout_seconds': '300',
+  'preserve_client_ip.enabled': 'false',
+};
 const MAX_NAME = 32;
 
 function base36Hash(text: string, length: number): string {
@@ -47,13 +58,13 @@ export async function loadBalancerPhase(s: AwsClusterScope): Promise<PhaseResult
   const name = loadBalancerName(s.object.metadata.namespace, s.clusterName);
   try {
     const loadBalancers = s.cloud.loadBalancers;
-    if (!loadBalancers) throw new CloudApiError('CreateLoadBalancer', 'LoadBalancerProviderMissing', 'no ELBv2 implementation is wired into this control plane');
     const tags = ownedResourceTags(s.clusterName, name, 'apiserver', additionalTagsOf(s));
     const subnets = [...new Map(s.subnets.filter((sn) => sn.isPublic === (scheme === 'internet-facing')).map((sn) => [sn.availabilityZone, sn.id])).values()];
     const groups = [s.securityGroups['apiserver-lb']?.id, s.securityGroups.lb?.id].flatMap((id) => (id ? [id] : []));
     const lb = (await loadBalancers.findLoadBalancer(name)) ?? (await loadBalancers.createLoadBalancer({ name, scheme, subnetIds: subnets, securityGroupIds: groups, tags }));
     const tgName = targetGroupName(s.object.metadata.uid);
     const tg = (await loadBalancers.findTargetGroup(tgName)) ?? (await loadBalancers.createTargetGroup({ name: tgName, vpcId: s.vpc.id, port: API_SERVER_PORT, tags: { ...tags, Name: tgName } }));
+    await loadBalancers.ensureTargetGroupAttributes(tg.arn, API_SERVER_TARGET_GROUP_ATTRIBUTES);
     await loadBalancers.ensureListener(lb.arn, API_SERVER_PORT, tg.arn);
     s.loadBalancer = { name, arn: lb.arn, dnsName: lb.dnsName, targetGroupArn: tg.arn, availabilityZones: lb.availabilityZones };
     if (!lb.dnsName || lb.state !== 'active') {
