@@ -39,6 +39,9 @@ const EXPECTED_UNSUPPORTED = [
   // Each reconciler's asynchronous invocation settings (ADR 0110): the runtime reads them from the
   // synthesized template instead (deployed/lambda-invoke-api.ts).
   'AWS::Lambda::EventInvokeConfig',
+  // The watch function's URL (ADR 0080): moto's CloudFormation has no model for function URLs;
+  // the watch function itself is deployed, its handler is tested on dynalite.
+  'AWS::Lambda::Url',
   'AWS::SQS::QueuePolicy',
   'AWS::Scheduler::Schedule',
   // The hosted extensions' path secret (ADR 0100): moto's CloudFormation has no model for it, so the
