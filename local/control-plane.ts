@@ -25,6 +25,8 @@ import type { ChangeSource, ObjectStore } from '../shared/ports/object-store.js'
 import { AWS_CLOUD_PORT, type AwsCloudFactory } from '../shared/ports/aws-cloud.js';
 import { WORKLOAD_CLUSTER_PORT, type WorkloadCluster } from '../shared/ports/workload-cluster.js';
 import { InMemoryWorkloadCluster } from '../shared/workload-cluster/in-memory-workload-cluster.js';
+import { PerClusterWorkloadCluster } from '../shared/workload-cluster/per-cluster-workload-cluster.js';
+import { KubeconfigWorkloadCluster } from '../shared/adapters/kubernetes/kubeconfig-workload-cluster.js';
 import { InProcessWorkQueue } from '../shared/work/in-process-queue.js';
 import type { RequestHandler } from '../shared/work/request-outcome.js';
 import type { ReconcileRequest } from '../shared/ports/work-queue.js';
@@ -55,7 +57,7 @@ export interface ControlPlaneOptions {
   resyncSeconds?: number;
   /** The AWS provider's cloud; default the SDK (endpoints from AWS_ENDPOINT_URL*, region per AWSCluster). */
   awsCloud?: AwsCloudFactory;
-  /** Where Machines find their Nodes; default the in-memory provider's simulated nodes. */
+  /** Where Machines find their Nodes and ClusterResourceSets apply; default simulated clusters in memory, every other through its `<cluster>-kubeconfig` Secret. */
   workloadCluster?: WorkloadCluster;
   /** Providers to run; default the built-ins. */
   providers?: ProviderRegistry;
@@ -125,7 +127,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     logger,
     providers: {
       [PROVIDER_LOOKUP_PORT]: providers,
-      [WORKLOAD_CLUSTER_PORT]: options.workloadCluster ?? new InMemoryWorkloadCluster(store),
+      [WORKLOAD_CLUSTER_PORT]: options.workloadCluster ?? new PerClusterWorkloadCluster(store, new InMemoryWorkloadCluster(store), new KubeconfigWorkloadCluster({ store })),
       [AWS_CLOUD_PORT]: options.awsCloud ?? new SdkAwsCloudFactory(),
       ...runtimeExtensionPorts(store, options.extensionTransport, clock),
     },

@@ -135,6 +135,8 @@ export class CaplessControlPlane extends Construct {
       if (kind.needsSecrets) {
         this.objects.grantReadSecrets(fn.function);
         this.objects.grantWriteSecrets(fn.function);
+      } else if (kind.readsKubeconfigs) {
+        this.objects.grantReadKubeconfigSecrets(fn.function);
       }
       this.queues.grantEnqueue(fn.function, [kind]);
       this.queues.grantDeadLetter(fn.function, [kind]);
