@@ -39,6 +39,8 @@ export const RECONCILED_KINDS: readonly ReconciledKind[] = [
   { group: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachine', needsSecrets: false },
   ...AWS_RECONCILED_KINDS,
   { group: 'runtime.cluster.x-k8s.io', kind: 'ExtensionConfig', needsSecrets: true },
+  // Reads its Secret resources and the clusters' kubeconfigs by name; writes only bindings.
+  { group: 'addons.cluster.x-k8s.io', kind: 'ClusterResourceSet', needsSecrets: false, readsKubeconfigs: true },
 ];
 
 /** `<group>/<Kind>`: the key of QUEUE_URLS and the value of RECONCILE_KIND. */
