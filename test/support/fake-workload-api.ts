@@ -1,7 +1,7 @@
 /**
  * A small Kubernetes API over HTTPS standing in for a workload cluster's kube-apiserver: a serving
  * certificate and a client CA made with shared/pki, clients authenticated by a certificate the CA
- * signed or by a bearer token (401 otherwise), discovery for the kinds ClusterResourceSets carry,
+ * signed (401 otherwise, as kube-apiserver answers an unknown client certificate), discovery for the kinds ClusterResourceSets carry,
  * and generic storage keyed by path: list (limit/continue), create, get, replace, merge-patch and
  * apply-patch, delete. The test registers Nodes the way kubelet would.
  */
