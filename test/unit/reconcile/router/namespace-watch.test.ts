@@ -17,7 +17,7 @@ const configMap = (namespace: string, data: Record<string, string>, labels: Reco
 
 async function storeWithSets(): Promise<MemoryObjectStore> {
   const store = new MemoryObjectStore();
-  for (const [namespace, name] of [['a', 'one'], ['a', 'two'], ['b', 'three']]) {
+  for (const [namespace, name] of [['a', 'one'], ['a', 'two'], ['b', 'three']] as const) {
     await store.create({ apiVersion: 'addons.cluster.x-k8s.io/v1beta2', kind: 'ClusterResourceSet', metadata: { name, namespace }, spec: {} });
   }
   return store;
