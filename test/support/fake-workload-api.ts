@@ -1,15 +1,16 @@
 /**
  * A small Kubernetes API over HTTPS standing in for a workload cluster's kube-apiserver: a serving
  * certificate and a client CA made with shared/pki, clients authenticated by a certificate the CA
- * signed (401 otherwise, as kube-apiserver answers an unknown client certificate), discovery for the kinds ClusterResourceSets carry,
+ * signed or by its bearer token (401 otherwise, as kube-apiserver answers), discovery for the kinds ClusterResourceSets carry,
  * and generic storage keyed by path: list (limit/continue), create, get, replace, merge-patch and
  * apply-patch, delete. The test registers Nodes the way kubelet would.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { stringify } from 'yaml';
 import { isRecord } from '../../shared/contracts/json.js';
 import { buildAdminKubeconfig, generateCertificateAuthority, generateServingCertificate, issueClientCertificate } from '../../shared/pki/index.js';
 import { mergePatch } from '../../shared/workload-cluster/in-memory-workload-objects.js';
@@ -49,6 +50,8 @@ export interface FakeWorkloadApi {
   url: string;
   /** An admin kubeconfig with a client certificate the API's CA signed (what `<cluster>-kubeconfig` holds). */
   kubeconfig: string;
+  /** A kubeconfig with the API's bearer token instead of a client certificate. */
+  tokenKubeconfig: string;
   /** A kubeconfig whose client certificate comes from another CA: every request is refused with 401. */
   untrustedKubeconfig: string;
   /** Registers or replaces a Node, as kubelet does. */
@@ -70,6 +73,7 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
   const otherCa = await generateCertificateAuthority({ now, commonName: 'someone-else', algorithm: 'ECDSA-P256' });
   const stranger = await issueClientCertificate({ ca: otherCa, now, algorithm: 'ECDSA-P256' });
 
+  const token = randomBytes(16).toString('hex');
   const collections = new Map<string, Map<string, StoredItem>>();
   const requests: string[] = [];
   let resourceVersion = 1;
@@ -82,7 +86,7 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
     const url = new URL(req.url ?? '/', 'https://fake');
     requests.push(`${req.method} ${url.pathname}`);
     const socket = req.socket as TLSSocket;
-    if (!socket.authorized) return send(res, 401, status(401, 'Unauthorized', 'Unauthorized'));
+    if (!socket.authorized && req.headers.authorization !== `Bearer ${token}`) return send(res, 401, status(401, 'Unauthorized', 'Unauthorized'));
     const body = await readBody(req);
     const route = routeOf(url.pathname);
     if (route.discovery) return send(res, 200, route.discovery);
@@ -158,6 +162,14 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
     url,
     kubeconfig: kubeconfigFor(client),
     untrustedKubeconfig: kubeconfigFor(stranger),
+    tokenKubeconfig: stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'workload', cluster: { server: url, 'certificate-authority-data': Buffer.from(serving.certPem).toString('base64') } }],
+      users: [{ name: 'token', user: { token } }],
+      contexts: [{ name: 'token@workload', context: { cluster: 'workload', user: 'token' } }],
+      'current-context': 'token@workload',
+    }),
     requests,
     putNode(node) {
       const conditions = [{ type: 'Ready', status: node.ready ? 'True' : 'False', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'KubeletReady' }];

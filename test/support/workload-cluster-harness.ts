@@ -59,7 +59,7 @@ export interface KubeconfigHarness extends WorkloadClusterHarness {
   putKubeconfig(kubeconfig: string): Promise<void>;
 }
 
-export async function kubeconfigHarness(options: { pageSize?: number; withSecret?: boolean } = {}): Promise<KubeconfigHarness> {
+export async function kubeconfigHarness(options: { pageSize?: number; withSecret?: boolean; bearerToken?: boolean } = {}): Promise<KubeconfigHarness> {
   const api = await startFakeWorkloadApi();
   const store = new MemoryObjectStore();
   const workload = new KubeconfigWorkloadCluster({ store, ...(options.pageSize ? { pageSize: options.pageSize } : {}) });
@@ -70,7 +70,7 @@ export async function kubeconfigHarness(options: { pageSize?: number; withSecret
     if (current) await store.update({ ...current, data });
     else await store.create({ apiVersion: 'v1', kind: 'Secret', type: 'cluster.x-k8s.io/secret', metadata: { name: secretKey.name, namespace: secretKey.namespace }, data });
   };
-  if (options.withSecret !== false) await putKubeconfig(api.kubeconfig);
+  if (options.withSecret !== false) await putKubeconfig(options.bearerToken ? api.tokenKubeconfig : api.kubeconfig);
   let instance = 0;
   return {
     api,

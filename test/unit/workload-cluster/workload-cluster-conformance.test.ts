@@ -7,6 +7,7 @@ const implementations: ReadonlyArray<[string, () => Promise<WorkloadClusterHarne
   ['in-memory', () => inMemoryHarness()],
   ['client-node over HTTPS', () => kubeconfigHarness()],
   ['client-node over HTTPS, one Node per page', () => kubeconfigHarness({ pageSize: 1 })],
+  ['client-node over HTTPS with a bearer token', () => kubeconfigHarness({ bearerToken: true })],
 ];
 
 const configMap = (name: string, data: Record<string, string>): WorkloadObject => ({
