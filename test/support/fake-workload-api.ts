@@ -60,6 +60,8 @@ export interface FakeWorkloadApi {
   get(path: string): StoredItem | undefined;
   /** Every stored object, by path. */
   paths(): string[];
+  /** The next `count` authenticated requests are answered with this status code (an overloaded or forbidding API server). */
+  failNext(code: number, count?: number): void;
   /** Requests served, by method and path (for "was this asked at all" checks). */
   readonly requests: string[];
   close(): Promise<void>;
@@ -76,6 +78,7 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
   const token = randomBytes(16).toString('hex');
   const collections = new Map<string, Map<string, StoredItem>>();
   const requests: string[] = [];
+  const failures: number[] = [];
   let resourceVersion = 1;
 
   const server: Server = createServer({ key: serving.keyPem, cert: serving.certPem, ca: [clientCa.certPem], requestCert: true, rejectUnauthorized: false }, (req, res) => {
@@ -88,6 +91,8 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
     const socket = req.socket as TLSSocket;
     if (!socket.authorized && req.headers.authorization !== `Bearer ${token}`) return send(res, 401, status(401, 'Unauthorized', 'Unauthorized'));
     const body = await readBody(req);
+    const failure = failures.shift();
+    if (failure !== undefined) return send(res, failure, status(failure, failure === 403 ? 'Forbidden' : 'ServiceUnavailable', `injected ${failure}`));
     const route = routeOf(url.pathname);
     if (route.discovery) return send(res, 200, route.discovery);
     if (!route.collection) return send(res, 404, status(404, 'NotFound', `the server could not find the requested resource (${url.pathname})`));
@@ -171,6 +176,9 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
       'current-context': 'token@workload',
     }),
     requests,
+    failNext(code, count = 1) {
+      for (let i = 0; i < count; i += 1) failures.push(code);
+    },
     putNode(node) {
       const conditions = [{ type: 'Ready', status: node.ready ? 'True' : 'False', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'KubeletReady' }];
       store(collectionAt('/api/v1/nodes'), {

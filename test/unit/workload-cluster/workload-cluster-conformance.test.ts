@@ -99,6 +99,22 @@ describe('client-node WorkloadCluster: failures become typed errors', () => {
     expect(error).toMatchObject({ code: 401, reason: 'Unauthorized' });
   });
 
+  it.each([
+    [503, WorkloadClusterUnavailableError, { reason: 'ConnectionDown' }],
+    [500, WorkloadClusterUnavailableError, { reason: 'ConnectionDown' }],
+    [429, WorkloadClusterUnavailableError, { reason: 'ConnectionDown' }],
+    [403, WorkloadClusterAccessDeniedError, { code: 403, reason: 'Forbidden' }],
+  ])('an API answering %i gives the typed error the reconcilers act on', async (code, type, fields) => {
+    const h = await kubeconfigHarness();
+    harness = h;
+    const providerID = await h.addNode('n', true);
+    h.api.failNext(code);
+    const error = await h.workload.findNodeByProviderID(h.cluster, providerID).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(type);
+    expect(error).toMatchObject(fields);
+    expect(await h.workload.findNodeByProviderID(h.cluster, providerID)).toMatchObject({ name: 'n' });
+  });
+
   it('an API that is gone is a transient ConnectionDown', async () => {
     const h = await kubeconfigHarness();
     harness = h;
