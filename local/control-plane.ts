@@ -65,7 +65,7 @@ export interface ControlPlaneOptions {
   resyncSeconds?: number;
   /** The AWS provider's cloud; default the SDK (endpoints from AWS_ENDPOINT_URL*, region per AWSCluster). */
   awsCloud?: AwsCloudFactory;
-  /** Where Machines find their Nodes; default the in-memory provider's simulated nodes. */
+  /** Where Machines find their Nodes and ClusterResourceSets apply; default simulated clusters in memory, every other through its `<cluster>-kubeconfig` Secret. */
   workloadCluster?: WorkloadCluster;
   /** Providers to run; default the built-ins. */
   providers?: ProviderRegistry;

@@ -8,6 +8,8 @@ import type { ObjectStore } from '../../shared/ports/object-store.js';
 import { AWS_CLOUD_PORT } from '../../shared/ports/aws-cloud.js';
 import { WORKLOAD_CLUSTER_PORT } from '../../shared/ports/workload-cluster.js';
 import { InMemoryWorkloadCluster } from '../../shared/workload-cluster/in-memory-workload-cluster.js';
+import { PerClusterWorkloadCluster } from '../../shared/workload-cluster/per-cluster-workload-cluster.js';
+import { KubeconfigWorkloadCluster } from '../../shared/adapters/kubernetes/kubeconfig-workload-cluster.js';
 import { builtinProviderRegistry } from './engine/providers/builtin.js';
 import { ReconcilerRegistry } from './engine/registry.js';
 import type { ReconcileContext } from './engine/skeleton/types.js';
@@ -36,7 +38,7 @@ export function awsWorkWiring(service: string, env: NodeJS.ProcessEnv = process.
     logger,
     providers: {
       [PROVIDER_LOOKUP_PORT]: providers,
-      [WORKLOAD_CLUSTER_PORT]: new InMemoryWorkloadCluster(store),
+      [WORKLOAD_CLUSTER_PORT]: new PerClusterWorkloadCluster(store, new InMemoryWorkloadCluster(store), new KubeconfigWorkloadCluster({ store })),
       [AWS_CLOUD_PORT]: new SdkAwsCloudFactory(),
       ...runtimeExtensionPorts(store),
     },

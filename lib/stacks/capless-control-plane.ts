@@ -150,6 +150,8 @@ export class CaplessControlPlane extends Construct {
       if (kind.needsSecrets) {
         this.objects.grantReadSecrets(fn.function);
         this.objects.grantWriteSecrets(fn.function);
+      } else if (kind.readsKubeconfigs) {
+        this.objects.grantReadKubeconfigSecrets(fn.function);
       }
       this.queues.grantEnqueue(fn.function);
       this.queues.grantDeadLetter(fn.function, [kind]);

@@ -9,6 +9,11 @@ export interface ReconciledKind extends GroupKind {
    * functions get IAM access to the Secret partitions of the table.
    */
   readonly needsSecrets: boolean;
+  /**
+   * The reconciler reaches workload clusters with their `<cluster>-kubeconfig` Secrets: it may get
+   * Secrets by name (GetItem only: no list, no write). Implied by `needsSecrets`.
+   */
+  readonly readsKubeconfigs?: boolean;
   /** IAM statements the kind's reconciler needs beyond the object table (declared by its provider). */
   readonly permissions?: readonly ProviderPermission[];
   /** Cloud events (EventBridge rules) delivered to the shared work queue for the kind's reconciler. */
@@ -19,10 +24,10 @@ export interface ReconciledKind extends GroupKind {
 export const RECONCILED_KINDS: readonly ReconciledKind[] = [
   { group: 'cluster.x-k8s.io', kind: 'Cluster', needsSecrets: true },
   { group: 'cluster.x-k8s.io', kind: 'ClusterClass', needsSecrets: false },
-  { group: 'cluster.x-k8s.io', kind: 'Machine', needsSecrets: false },
+  { group: 'cluster.x-k8s.io', kind: 'Machine', needsSecrets: false, readsKubeconfigs: true },
   { group: 'cluster.x-k8s.io', kind: 'MachineSet', needsSecrets: false },
   { group: 'cluster.x-k8s.io', kind: 'MachineDeployment', needsSecrets: false },
-  { group: 'cluster.x-k8s.io', kind: 'MachineHealthCheck', needsSecrets: false },
+  { group: 'cluster.x-k8s.io', kind: 'MachineHealthCheck', needsSecrets: false, readsKubeconfigs: true },
   { group: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', needsSecrets: true },
   { group: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane', needsSecrets: true },
   { group: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryCluster', needsSecrets: false },
@@ -34,6 +39,8 @@ export const RECONCILED_KINDS: readonly ReconciledKind[] = [
   { group: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachine', needsSecrets: false },
   ...AWS_RECONCILED_KINDS,
   { group: 'runtime.cluster.x-k8s.io', kind: 'ExtensionConfig', needsSecrets: true },
+  // Reads its Secret resources and the clusters' kubeconfigs by name; writes only bindings.
+  { group: 'addons.cluster.x-k8s.io', kind: 'ClusterResourceSet', needsSecrets: false, readsKubeconfigs: true },
 ];
 
 /** `<group>/<Kind>`: the key of RECONCILER_FUNCTIONS and DEAD_LETTER_QUEUE_URLS, and the value of RECONCILE_KIND. */

@@ -72,6 +72,8 @@ export const BUILTIN_KINDS: readonly KindInfo[] = [
   kind('ipam.cluster.x-k8s.io', 'IPAddress', 'ipaddresses', V1BETA2, { statusSubresource: false, printerColumns: CLUSTER_API_COLUMNS.IPAddress }),
   kind('ipam.cluster.x-k8s.io', 'InClusterIPPool', 'inclusterippools', ['v1alpha2']),
   kind('ipam.cluster.x-k8s.io', 'GlobalInClusterIPPool', 'globalinclusterippools', ['v1alpha2'], { namespaced: false }),
+  kind('addons.cluster.x-k8s.io', 'ClusterResourceSet', 'clusterresourcesets', V1BETA2),
+  kind('addons.cluster.x-k8s.io', 'ClusterResourceSetBinding', 'clusterresourcesetbindings', V1BETA2, { statusSubresource: false }),
   kind('runtime.cluster.x-k8s.io', 'ExtensionConfig', 'extensionconfigs', ['v1beta2'], { namespaced: false, shortNames: ['ext'], printerColumns: CLUSTER_API_COLUMNS.ExtensionConfig }),
   kind('clusterctl.cluster.x-k8s.io', 'Metadata', 'metadata', ['v1alpha3'], { statusSubresource: false, topLevelFields: ['releaseSeries'] }),
   kind('clusterctl.cluster.x-k8s.io', 'Provider', 'providers', ['v1alpha3'], {

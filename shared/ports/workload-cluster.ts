@@ -1,4 +1,5 @@
 import { isRecord } from '../contracts/json.js';
+import { TerminalError, TransientError } from '../errors/index.js';
 
 /** A Node condition (corev1.NodeCondition) as health checks read it. */
 export interface WorkloadNodeCondition {
@@ -22,14 +23,64 @@ export interface WorkloadClusterRef {
   name: string;
 }
 
-/** The workload cluster's API as the Machine reconciler needs it (capi-contract.md §3.2 node reference). */
+/** Any Kubernetes object to create in a workload cluster (a ClusterResourceSet resource's document). */
+export interface WorkloadObject {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string } & Record<string, unknown>;
+  [field: string]: unknown;
+}
+
+/**
+ * How `applyObjects` treats an object that already exists (Cluster API's ClusterResourceSet
+ * strategies): `CreateOnly` leaves it as it is (ApplyOnce); `CreateOrUpdate` merges the given
+ * fields into it (Reconcile).
+ */
+export type ApplyMode = 'CreateOnly' | 'CreateOrUpdate';
+
+/** One object `applyObjects` could not apply; the others were still tried. */
+export interface ApplyFailure {
+  object: { apiVersion: string; kind: string; namespace?: string; name: string };
+  message: string;
+}
+
+/** The workload cluster's API as the core needs it (capi-contract.md §3.2 node reference; ClusterResourceSet). */
 export interface WorkloadCluster {
   findNodeByProviderID(cluster: WorkloadClusterRef, providerID: string): Promise<WorkloadNode | undefined>;
+  /** Applies every object in order; resolves with the ones that failed (empty when all applied). */
+  applyObjects(cluster: WorkloadClusterRef, objects: readonly WorkloadObject[], options: { mode: ApplyMode }): Promise<ApplyFailure[]>;
 }
 
 /** Key of the WorkloadCluster port on ReconcileContext.providers. */
 export const WORKLOAD_CLUSTER_PORT = 'workloadCluster';
 
 export function isWorkloadCluster(value: unknown): value is WorkloadCluster {
-  return isRecord(value) && typeof value.findNodeByProviderID === 'function';
+  return isRecord(value) && typeof value.findNodeByProviderID === 'function' && typeof value.applyObjects === 'function';
+}
+
+/**
+ * The workload cluster cannot be reached yet: no `<cluster>-kubeconfig` Secret, connection refused,
+ * a timeout, a 5xx. `reason` goes into the condition; retry with backoff.
+ */
+export class WorkloadClusterUnavailableError extends TransientError {
+  readonly reason: 'KubeconfigNotFound' | 'KubeconfigInvalid' | 'ConnectionDown';
+  constructor(reason: WorkloadClusterUnavailableError['reason'], message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'WorkloadClusterUnavailableError';
+    this.reason = reason;
+  }
+}
+
+/** The workload cluster refused capless's credentials (401/403): a retry will not help until someone fixes them. */
+export class WorkloadClusterAccessDeniedError extends TerminalError {
+  readonly code: number;
+  constructor(code: number, message: string, options?: { cause?: unknown }) {
+    super(code === 401 ? 'Unauthorized' : 'Forbidden', message, options);
+    this.name = 'WorkloadClusterAccessDeniedError';
+    this.code = code;
+  }
+}
+
+export function isWorkloadClusterError(error: unknown): error is WorkloadClusterUnavailableError | WorkloadClusterAccessDeniedError {
+  return error instanceof WorkloadClusterUnavailableError || error instanceof WorkloadClusterAccessDeniedError;
 }

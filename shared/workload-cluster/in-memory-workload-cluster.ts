@@ -6,7 +6,16 @@
 
 import { isRecord, recordAt } from '../contracts/json.js';
 import type { ObjectStore } from '../ports/object-store.js';
-import type { WorkloadCluster, WorkloadClusterRef, WorkloadNode, WorkloadNodeCondition } from '../ports/workload-cluster.js';
+import type {
+  ApplyFailure,
+  ApplyMode,
+  WorkloadCluster,
+  WorkloadClusterRef,
+  WorkloadNode,
+  WorkloadNodeCondition,
+  WorkloadObject,
+} from '../ports/workload-cluster.js';
+import { InMemoryWorkloadObjects } from './in-memory-workload-objects.js';
 
 export const IN_MEMORY_PROVIDER_ID_PREFIX = 'in-memory://';
 /** DevMachines with `backend.inMemory` are simulated the same way under their own scheme. */
@@ -48,7 +57,15 @@ function nodeConditionOf(value: unknown): WorkloadNodeCondition[] {
 }
 
 export class InMemoryWorkloadCluster implements WorkloadCluster {
-  constructor(private readonly store: ObjectStore) {}
+  constructor(
+    private readonly store: ObjectStore,
+    /** Where applied objects live; share one per process so every reconcile sees the same clusters. */
+    readonly objects: InMemoryWorkloadObjects = new InMemoryWorkloadObjects(),
+  ) {}
+
+  async applyObjects(cluster: WorkloadClusterRef, objects: readonly WorkloadObject[], options: { mode: ApplyMode }): Promise<ApplyFailure[]> {
+    return this.objects.apply(cluster, objects, options.mode);
+  }
 
   async findNodeByProviderID(cluster: WorkloadClusterRef, providerID: string): Promise<WorkloadNode | undefined> {
     const parsed = parseInMemoryProviderID(providerID);

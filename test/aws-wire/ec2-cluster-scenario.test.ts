@@ -80,11 +80,12 @@ describe.skipIf(documents === undefined)("CAPA's cluster template on moto", () =
     process.env = saved;
   });
 
-  it('serves every kind of the template but ClusterResourceSet', () => {
-    expect(unserved.map((d) => d.kind)).toEqual(['ClusterResourceSet', 'ClusterResourceSet']);
+  it('serves every kind of the template, ClusterResourceSets included', () => {
+    expect(served.filter((d) => d.kind === 'ClusterResourceSet')).toHaveLength(2);
+    expect(unserved.map((d) => d.kind)).toEqual([]);
   });
 
-  it('applies unchanged (ClusterResourceSets aside) and brings 5 instances, the network and the load balancer up', async () => {
+  it('applies unchanged and brings 5 instances, the network and the load balancer up, with the ClusterResourceSets applied', async () => {
     for (const document of served) await api.mustCreateDocument(document);
 
     const cluster = await eventually(
@@ -136,6 +137,17 @@ describe.skipIf(documents === undefined)("CAPA's cluster template on moto", () =
     expect(stringAt(awsCluster, 'spec', 'controlPlaneEndpoint', 'host')).toBe(balancing.loadBalancers[0]?.dnsName);
     const vpcs = await ec2.send(new DescribeVpcsCommand({ Filters: [{ Name: `tag:sigs.k8s.io/cluster-api-provider-aws/cluster/${CLUSTER}`, Values: ['owned'] }] }));
     expect(vpcs.Vpcs).toHaveLength(1);
+
+    // The template's ClusterResourceSets (cloud controller manager, EBS CSI driver) reached the workload cluster and their binding.
+    const applied = await eventually('the ClusterResourceSets to be applied', async (report) => {
+      const objects = workload.objects.objectsOf({ namespace: NS, name: CLUSTER });
+      report(objects.map((o) => `${o.kind}/${o.metadata.name}`));
+      return objects.some((o) => o.kind === 'DaemonSet' && o.metadata.name === 'aws-cloud-controller-manager') && objects.some((o) => o.metadata.name === 'ebs-csi-controller') ? objects : undefined;
+    }, WAIT);
+    expect(applied.length).toBeGreaterThan(10);
+    const binding = await api.get('addons.cluster.x-k8s.io/v1beta2', 'ClusterResourceSetBinding', NS, CLUSTER);
+    const bindings = binding?.spec?.bindings;
+    expect(Array.isArray(bindings) ? bindings.map((b: unknown) => stringAt(b, 'clusterResourceSetName')).sort() : bindings).toEqual(['crs-ccm', 'crs-csi']);
   });
 
   it('scales the workers and upgrades the control plane: old instances terminated, new ones launched, never two for one AWSMachine', async () => {

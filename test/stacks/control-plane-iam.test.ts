@@ -12,6 +12,15 @@ const SECRET_PATTERN = `${SECRET_PARTITION_PREFIX}*`;
 const NEEDS_SECRETS = new Set(['capless-api', ...RECONCILED_KINDS.filter((k) => k.needsSecrets).map((k) => `capless-reconcile-${k.kind.toLowerCase()}`)]);
 /** Lists Secrets (without their data) for a watch's initial state; never writes them. */
 const READS_SECRETS = new Set(['capless-watch']);
+const READS_KUBECONFIGS = new Set(RECONCILED_KINDS.filter((k) => !k.needsSecrets && k.readsKubeconfigs).map((k) => `capless-reconcile-${k.kind.toLowerCase()}`));
+
+type SecretAccess = 'read and write Secrets' | 'read Secrets but not write them' | 'only get Secrets by name (kubeconfigs)' | 'not touch Secrets';
+
+function secretAccessOf(serviceName: string): SecretAccess {
+  if (NEEDS_SECRETS.has(serviceName)) return 'read and write Secrets';
+  if (READS_SECRETS.has(serviceName)) return 'read Secrets but not write them';
+  return READS_KUBECONFIGS.has(serviceName) ? 'only get Secrets by name (kubeconfigs)' : 'not touch Secrets';
+}
 
 function fn(serviceName: string): FunctionPolicy {
   const found = functions.find((f) => f.serviceName === serviceName);
@@ -137,14 +146,17 @@ describe.each(TABLE_FUNCTIONS.map((f) => [f.serviceName, f] as const))('function
     expect(logs[0]?.resources.map(referencedId)).toEqual([expect.stringMatching(/LogGroup/)]);
   });
 
-  const secretAccess = NEEDS_SECRETS.has(serviceName) ? 'may read and write Secrets' : READS_SECRETS.has(serviceName) ? 'may read Secrets but not write them' : 'may not touch Secrets';
-  it(secretAccess, () => {
+  it(`may ${secretAccessOf(serviceName)}`, () => {
     const secrets = secretStatements(policy);
-    if (READS_SECRETS.has(serviceName)) {
+    const access = secretAccessOf(serviceName);
+    if (access === 'read Secrets but not write them') {
       expect(secrets.flatMap((s) => s.actions)).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
       expect(secrets.flatMap((s) => s.actions).filter((a) => /Put|Update|Delete|Write/.test(a))).toEqual([]);
-    } else if (NEEDS_SECRETS.has(serviceName)) {
+    } else if (access === 'read and write Secrets') {
       expect(secrets.flatMap((s) => s.actions)).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem']));
+    } else if (access === 'only get Secrets by name (kubeconfigs)') {
+      expect(secrets.flatMap((s) => s.actions)).toEqual(['dynamodb:GetItem']);
+      expect(secrets.flatMap((s) => s.resources.map(referencedId))).toEqual([expect.stringMatching(/StateTable/)]);
     } else {
       expect(secrets).toEqual([]);
     }
@@ -154,6 +166,12 @@ describe.each(TABLE_FUNCTIONS.map((f) => [f.serviceName, f] as const))('function
     const objectStatements = itemStatements(policy).filter((s) => leadingKeys(s, 'ForAllValues:StringNotLike') !== undefined);
     expect(objectStatements.length).toBeGreaterThan(0);
     for (const statement of objectStatements) expect(leadingKeys(statement, 'ForAllValues:StringNotLike')).toEqual([SECRET_PATTERN]);
+  });
+});
+
+describe('workload-cluster access', () => {
+  it.each(['Machine', 'MachineHealthCheck'])('the %s reconciler may get kubeconfig Secrets (it reads Nodes of real clusters)', (kind) => {
+    expect(secretAccessOf(`capless-reconcile-${kind.toLowerCase()}`)).toBe('only get Secrets by name (kubeconfigs)');
   });
 });
 

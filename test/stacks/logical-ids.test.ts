@@ -28,6 +28,7 @@ const KIND_NAMES = [
   'AWSCluster',
   'AWSMachine',
   'ExtensionConfig',
+  'ClusterResourceSet',
 ];
 
 /**

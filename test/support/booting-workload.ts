@@ -9,7 +9,8 @@
 import { gunzipSync } from 'node:zlib';
 import { DescribeInstanceAttributeCommand, EC2Client } from '@aws-sdk/client-ec2';
 import type { AwsCloudFactory } from '../../shared/ports/aws-cloud.js';
-import type { WorkloadCluster, WorkloadClusterRef, WorkloadNode } from '../../shared/ports/workload-cluster.js';
+import type { ApplyFailure, ApplyMode, WorkloadCluster, WorkloadClusterRef, WorkloadNode, WorkloadObject } from '../../shared/ports/workload-cluster.js';
+import { InMemoryWorkloadObjects } from '../../shared/workload-cluster/in-memory-workload-objects.js';
 import { parseAwsProviderID, regionOfZone } from '../../functions/reconcile/infrastructure/aws/common/cluster-network.js';
 
 export interface BootedInstance {
@@ -19,10 +20,16 @@ export interface BootedInstance {
 }
 
 export class BootingWorkloadCluster implements WorkloadCluster {
+  /** What ClusterResourceSets applied to the workload clusters. */
+  readonly objects = new InMemoryWorkloadObjects();
   readonly booted = new Map<string, BootedInstance>();
   private readonly clients = new Map<string, EC2Client>();
 
   constructor(private readonly cloud: AwsCloudFactory) {}
+
+  async applyObjects(cluster: WorkloadClusterRef, objects: readonly WorkloadObject[], options: { mode: ApplyMode }): Promise<ApplyFailure[]> {
+    return this.objects.apply(cluster, objects, options.mode);
+  }
 
   async findNodeByProviderID(_cluster: WorkloadClusterRef, providerID: string): Promise<WorkloadNode | undefined> {
     const parsed = parseAwsProviderID(providerID);

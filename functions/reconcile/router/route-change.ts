@@ -84,7 +84,20 @@ async function resolveWatch(
       return (await referrers(versions, watcher.kind, watch.field, lookup)).map(keyOf);
     case 'reference':
       return versions.flatMap((o) => referencedKey(o, watch.field, watcher.kind) ?? []);
+    case 'namespace':
+      return inNamespace(versions[0]?.metadata.namespace, watcher.kind, lookup);
   }
+}
+
+async function inNamespace(namespace: string | undefined, kind: GroupKind, lookup: ReferrerLookup): Promise<ObjectKey[]> {
+  if (namespace === undefined) return [];
+  const keys: ObjectKey[] = [];
+  let page: ListResult | undefined;
+  do {
+    page = await lookup.list({ ...kind, namespace, ...(page?.continue ? { continue: page.continue } : {}) });
+    keys.push(...page.items.map(keyOf));
+  } while (page.continue);
+  return keys;
 }
 
 function ownersOfKind(object: StoredObject, kind: GroupKind): ObjectKey[] {

@@ -101,6 +101,16 @@ export class ObjectTable extends Construct {
     return this.grantItems(grantee, READ_ACTIONS, SECRET_PARTITIONS_ONLY);
   }
 
+  /**
+   * Get one Secret by its key, nothing else: no Query (a function cannot discover Secrets), no
+   * write. For reconcilers that reach workload clusters through `<cluster>-kubeconfig`. IAM has no
+   * condition on the sort key (the Secret's name), so the name is the code's to choose (ADR 0065).
+   */
+  grantReadKubeconfigSecrets(grantee: IGrantable): Grant {
+    this.key.grant(grantee, 'kms:Decrypt');
+    return Grant.addToPrincipal({ grantee, actions: ['dynamodb:GetItem'], resourceArns: [this.table.tableArn], conditions: SECRET_PARTITIONS_ONLY });
+  }
+
   /** Put, update and delete Secrets. Only the API and the reconcilers that need Secrets get this. */
   grantWriteSecrets(grantee: IGrantable): Grant {
     this.key.grant(grantee, ...KEY_READ_ACTIONS, ...KEY_WRITE_ACTIONS);

@@ -32,6 +32,8 @@ export const CORE_PROVIDER: ProviderDescriptor = {
     ...kindsOf(CORE_GROUP, ['Cluster', 'ClusterClass', 'Machine', 'MachineSet', 'MachineDeployment', 'MachineHealthCheck']),
     // Cluster API's core manager runs the ExtensionConfig controller (Runtime SDK).
     ...kindsOf('runtime.cluster.x-k8s.io', ['ExtensionConfig']),
+    // …and the ClusterResourceSet controller (addons).
+    ...kindsOf('addons.cluster.x-k8s.io', ['ClusterResourceSet', 'ClusterResourceSetBinding']),
   ],
   contracts: [],
 };

@@ -26,6 +26,7 @@ import {
   INFRASTRUCTURE_GROUP,
   IPAM_GROUP,
   RUNTIME_GROUP,
+  ADDONS_GROUP,
 } from './groups.js';
 import {
   dockerClusterSchema,
@@ -50,6 +51,7 @@ import { inClusterIPPoolSchema } from './ipam/in-cluster-ip-pool.js';
 import { awsClusterSchema, awsClusterTemplateSchema, awsMachineSchema, awsMachineTemplateSchema } from './infrastructure/aws/aws.js';
 import { ipAddressClaimSchema, ipAddressSchema } from './ipam/ip-address.js';
 import { extensionConfigSchema } from './runtime/extension-config.js';
+import { clusterResourceSetBindingSchema, clusterResourceSetSchema } from './addons/cluster-resource-set.js';
 
 const entries: ReadonlyArray<readonly [string, string, z.ZodType<KubeObject>]> = [
   [CORE_GROUP, 'Secret', secretSchema],
@@ -86,6 +88,8 @@ const entries: ReadonlyArray<readonly [string, string, z.ZodType<KubeObject>]> =
   [IPAM_GROUP, 'InClusterIPPool', inClusterIPPoolSchema],
   [IPAM_GROUP, 'GlobalInClusterIPPool', inClusterIPPoolSchema],
   [RUNTIME_GROUP, 'ExtensionConfig', extensionConfigSchema],
+  [ADDONS_GROUP, 'ClusterResourceSet', clusterResourceSetSchema],
+  [ADDONS_GROUP, 'ClusterResourceSetBinding', clusterResourceSetBindingSchema],
   [CLUSTERCTL_GROUP, 'Metadata', clusterctlMetadataSchema],
   [CLUSTERCTL_GROUP, 'Provider', clusterctlProviderSchema],
 ];

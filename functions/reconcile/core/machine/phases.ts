@@ -11,12 +11,15 @@ import { describeReference, readReference } from '../../engine/references/object
 import { REFERENCE_MISSING_REQUEUE_SECONDS } from '../../engine/references/resolve-reference.js';
 import { ensureOwnership } from '../../engine/references/ownership.js';
 import { type ResolvedReference, resolveReference, unresolvedCondition } from '../../engine/references/resolve-reference.js';
+import { isWorkloadClusterError, type WorkloadNode, WorkloadClusterUnavailableError } from '../../../../shared/ports/workload-cluster.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import type { MachineScope } from './scope.js';
 import { machineSummaryConditions } from './status.js';
 
 export const PROVIDER_ID_REQUEUE_SECONDS = 5;
 export const NODE_REQUEUE_SECONDS = 10;
+/** Credentials the workload cluster refuses do not fix themselves; look again now and then (a rotated kubeconfig Secret also wakes nobody). */
+export const WORKLOAD_ACCESS_DENIED_REQUEUE_SECONDS = 300;
 
 function clusterNameOf(s: MachineScope): string {
   return stringAt(s.object, 'spec', 'clusterName') ?? '';
@@ -124,10 +127,16 @@ export async function reconcileNodePhase(s: MachineScope): Promise<PhaseResult> 
     s.conditions.push({ type: 'NodeHealthy', status: 'Unknown', reason: 'WaitingForProviderID', message: 'the Machine has no providerID yet' });
     return {};
   }
-  const node = await s.workloadCluster.findNodeByProviderID(
-    { namespace: s.object.metadata.namespace, name: clusterNameOf(s) },
-    providerID,
-  );
+  let node: WorkloadNode | undefined;
+  try {
+    node = await s.workloadCluster.findNodeByProviderID({ namespace: s.object.metadata.namespace, name: clusterNameOf(s) }, providerID);
+  } catch (error) {
+    if (!isWorkloadClusterError(error)) throw error;
+    // Cluster API's reasons: the connection is not there (yet), or the cluster refused to answer. The last Node seen stays.
+    const down = error instanceof WorkloadClusterUnavailableError;
+    s.conditions.push({ type: 'NodeHealthy', status: 'Unknown', reason: down ? 'ConnectionDown' : 'InspectionFailed', message: error.message });
+    return { requeueAfterSeconds: down ? NODE_REQUEUE_SECONDS : WORKLOAD_ACCESS_DENIED_REQUEUE_SECONDS };
+  }
   if (!node) {
     delete s.node;
     s.conditions.push({ type: 'NodeHealthy', status: 'False', reason: 'NodeDoesNotExist', message: `no node has providerID ${providerID} yet` });

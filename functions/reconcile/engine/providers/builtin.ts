@@ -31,13 +31,14 @@ import { machineHealthCheckReconciler } from '../../core/machinehealthcheck/reco
 import { machineDeploymentReconciler } from '../../core/machinedeployment/reconciler.js';
 import { machineSetReconciler } from '../../core/machineset/reconciler.js';
 import { extensionConfigReconciler } from '../../runtime/extension-config/reconciler.js';
+import { clusterResourceSetReconciler } from '../../addons/clusterresourceset/reconciler.js';
 import { ProviderRegistry } from './provider-registry.js';
 
 export function builtinProviderRegistry(): ProviderRegistry {
   return new ProviderRegistry()
     .registerProvider({
       ...CORE_PROVIDER,
-      reconcilers: [clusterReconciler, clusterClassReconciler, machineDeploymentReconciler, machineSetReconciler, machineReconciler, machineHealthCheckReconciler, extensionConfigReconciler],
+      reconcilers: [clusterReconciler, clusterClassReconciler, machineDeploymentReconciler, machineSetReconciler, machineReconciler, machineHealthCheckReconciler, extensionConfigReconciler, clusterResourceSetReconciler],
     })
     .registerProvider({ ...KUBEADM_BOOTSTRAP_PROVIDER, reconcilers: [kubeadmConfigReconciler] })
     .registerProvider({ ...KUBEADM_CONTROL_PLANE_PROVIDER, reconcilers: [kubeadmControlPlaneReconciler] })

@@ -50,7 +50,9 @@ export interface StatusUpdate {
  * - `referrer`: objects of this kind that reference the changed object (resolved by `mapper`);
  * - `clusterLabel`: objects of this kind in the same cluster (cluster-name label);
  * - `reference`: the object of this kind the changed object names in `field` (Cluster API's
- *   MachineToInfrastructureMapFunc: Machine → its InfraMachine); read off the change, no store call.
+ *   MachineToInfrastructureMapFunc: Machine → its InfraMachine); read off the change, no store call;
+ * - `namespace`: every object of this kind in the changed object's namespace (Cluster API's
+ *   clusterToClusterResourceSet: a Cluster → the ClusterResourceSets that may select it); one list.
  * `changes` (a predicate, as data) narrows a watch to modifications of the listed field paths:
  * inserts and removals always pass, a MODIFY passes only when one of those paths differs.
  * `on` (also a predicate as data) narrows a watch to the listed change types: a deleting owner
@@ -62,6 +64,7 @@ export type Watch = WatchMapping & { changes?: readonly string[]; on?: readonly 
 type WatchMapping =
   | { kind: GroupKind; by: 'owner' }
   | { kind: GroupKind; by: 'clusterLabel' }
+  | { kind: GroupKind; by: 'namespace' }
   | { kind: GroupKind; by: 'referrer'; field: ReferrerField }
   | { kind: GroupKind; by: 'reference'; field: ReferrerField };
 

@@ -9,6 +9,7 @@ import {
 import { machineReconciler } from '../../../../functions/reconcile/core/machine/reconciler.js';
 import { runReconcile } from '../../../../functions/reconcile/engine/skeleton/run-reconcile.js';
 import { testContext } from '../../../support/reconcile-context.js';
+import { type WorkloadCluster, WorkloadClusterAccessDeniedError, WorkloadClusterUnavailableError } from '../../../../shared/ports/workload-cluster.js';
 
 const INFRA = 'infrastructure.cluster.x-k8s.io';
 const BOOT = 'bootstrap.cluster.x-k8s.io';
@@ -131,14 +132,21 @@ describe('reconcileInfrastructurePhase', () => {
 });
 
 describe('reconcileNodePhase', () => {
-  it.each<[string, string | undefined, { found?: string; ready?: boolean }, string, number | undefined]>([
+  it.each<[string, string | undefined, { found?: string; ready?: boolean; error?: Error }, string, number | undefined]>([
     ['no providerID', undefined, {}, 'WaitingForProviderID', undefined],
     ['node not there yet', 'in-memory://default/m1', {}, 'NodeDoesNotExist', 10],
     ['node ready', 'in-memory://default/m1', { found: 'm1', ready: true }, 'NodeHealthy', undefined],
     ['node not ready', 'in-memory://default/m1', { found: 'm1', ready: false }, 'NodeNotReady', undefined],
+    ['no kubeconfig Secret yet', 'aws:///us-east-1a/i-1', { error: new WorkloadClusterUnavailableError('KubeconfigNotFound', 'waiting for Secret default/c1-kubeconfig') }, 'ConnectionDown', 10],
+    ['workload API unreachable', 'aws:///us-east-1a/i-1', { error: new WorkloadClusterUnavailableError('ConnectionDown', 'ECONNREFUSED') }, 'ConnectionDown', 10],
+    ['credentials refused', 'aws:///us-east-1a/i-1', { error: new WorkloadClusterAccessDeniedError(403, 'forbidden') }, 'InspectionFailed', 300],
   ])('%s', async (_name, providerID, node, reason, requeue) => {
-    const workloadCluster = {
-      findNodeByProviderID: async () => (node.found ? { name: node.found, ready: node.ready } : undefined),
+    const workloadCluster: WorkloadCluster = {
+      findNodeByProviderID: async () => {
+        if (node.error) throw node.error;
+        return node.found ? { name: node.found, ...(node.ready === undefined ? {} : { ready: node.ready }) } : undefined;
+      },
+      applyObjects: async () => [],
     };
     const ctx = testContext({ providers: { workloadCluster } });
     const cluster = await ctx.store.create({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'c1' }, spec: {} });
@@ -149,6 +157,7 @@ describe('reconcileNodePhase', () => {
     expect(s.conditions.find((c) => c.type === 'NodeHealthy')?.reason).toBe(reason);
     expect(result.requeueAfterSeconds).toBe(requeue);
     expect(s.node?.name).toBe(node.found);
+    if (node.error) expect(s.conditions.find((c) => c.type === 'NodeHealthy')).toMatchObject({ status: 'Unknown', message: node.error.message });
   });
 });
 

@@ -19,6 +19,9 @@ function workload(healthy: readonly string[]): WorkloadCluster {
       const ok = healthy.includes(providerID);
       return { name: providerID, ready: ok, conditions: [{ type: 'Ready', status: ok ? 'True' : 'False', lastTransitionTime: '2025-01-01T00:00:00Z' }] };
     },
+    async applyObjects() {
+      return [];
+    },
   };
 }
 
@@ -141,7 +144,7 @@ describe('MachineHealthCheck with a remediation template', () => {
 
   it('asks for external remediation instead of the owner, and withdraws it once the Machine is healthy', async () => {
     let healthy: string[] = ['p://w1'];
-    const ctx = testContext({ providers: { [WORKLOAD_CLUSTER_PORT]: { findNodeByProviderID: (c: unknown, id: string) => workload(healthy).findNodeByProviderID(c as never, id) } } });
+    const ctx = testContext({ providers: { [WORKLOAD_CLUSTER_PORT]: { findNodeByProviderID: (c: unknown, id: string) => workload(healthy).findNodeByProviderID(c as never, id), applyObjects: async () => [] } } });
     for (const m of [machine('w1', 'c1', 'worker'), machine('w2', 'c1', 'worker')]) {
       const created = await ctx.store.create(m);
       await ctx.store.updateStatus({ ...created, status: m.status ?? {} });

@@ -1,0 +1,5 @@
+/** Cluster API's clusterresourcesetbindings.addons.cluster.x-k8s.io CRD (v1beta2 `spec`, descriptions stripped), from core/config/crd/bases of kubernetes-sigs/cluster-api at ae7ff047db. */
+
+import type { StructuralSchema } from '../../common/structural-schema.js';
+
+export const clusterResourceSetBindingSpecCrdSchema: StructuralSchema = {"properties":{"bindings":{"items":{"properties":{"clusterResourceSetName":{"maxLength":253,"minLength":1,"type":"string"},"resources":{"items":{"properties":{"applied":{"type":"boolean"},"hash":{"maxLength":256,"minLength":1,"type":"string"},"kind":{"enum":["Secret","ConfigMap"],"type":"string"},"lastAppliedTime":{"format":"date-time","type":"string"},"name":{"maxLength":253,"minLength":1,"type":"string"}},"required":["applied","kind","name"],"type":"object"},"maxItems":100,"type":"array","x-kubernetes-list-type":"atomic"}},"required":["clusterResourceSetName"],"type":"object"},"maxItems":100,"type":"array","x-kubernetes-list-type":"atomic"},"clusterName":{"maxLength":63,"minLength":1,"type":"string"}},"required":["clusterName"],"type":"object"};

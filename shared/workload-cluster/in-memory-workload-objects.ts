@@ -1,0 +1,53 @@
+/**
+ * The objects applied to simulated workload clusters (ClusterResourceSet resources on in-memory
+ * infrastructure): kept in the process, keyed by cluster and object, with the same create-only /
+ * create-or-merge semantics as a real API server. Simulated clusters vanish with the process; so
+ * do their objects (the ClusterResourceSetBinding in the store is the durable record).
+ */
+import { clone, isRecord } from '../contracts/json.js';
+import type { ApplyFailure, ApplyMode, WorkloadClusterRef, WorkloadObject } from '../ports/workload-cluster.js';
+
+export class InMemoryWorkloadObjects {
+  private readonly clusters = new Map<string, Map<string, WorkloadObject>>();
+
+  apply(cluster: WorkloadClusterRef, objects: readonly WorkloadObject[], mode: ApplyMode): ApplyFailure[] {
+    const stored = this.clusterObjects(cluster);
+    for (const object of objects) {
+      const key = objectKey(object);
+      const current = stored.get(key);
+      if (!current) stored.set(key, clone(object));
+      else if (mode === 'CreateOrUpdate') stored.set(key, mergePatch(current, object));
+    }
+    return [];
+  }
+
+  /** What a test (or `capless up`'s inspection) sees in a simulated cluster. */
+  objectsOf(cluster: WorkloadClusterRef): WorkloadObject[] {
+    return [...this.clusterObjects(cluster).values()].map((o) => clone(o));
+  }
+
+  private clusterObjects(cluster: WorkloadClusterRef): Map<string, WorkloadObject> {
+    const key = `${cluster.namespace}/${cluster.name}`;
+    let objects = this.clusters.get(key);
+    if (!objects) {
+      objects = new Map();
+      this.clusters.set(key, objects);
+    }
+    return objects;
+  }
+}
+
+function objectKey(object: WorkloadObject): string {
+  return [object.apiVersion, object.kind, object.metadata.namespace ?? '', object.metadata.name].join('/');
+}
+
+/** RFC 7386 JSON merge patch of `patch` onto `target`. */
+export function mergePatch<T>(target: T, patch: unknown): T {
+  if (!isRecord(patch)) return clone(patch) as T;
+  const result: Record<string, unknown> = isRecord(target) ? clone(target) : {};
+  for (const [field, value] of Object.entries(patch)) {
+    if (value === null) delete result[field];
+    else result[field] = mergePatch(result[field], value);
+  }
+  return result as T;
+}

@@ -1,0 +1,42 @@
+/**
+ * The WorkloadCluster the reconcilers get: simulated clusters (in-memory infrastructure) are
+ * answered by the in-memory implementation, every other cluster by the kubeconfig-based one.
+ * Nodes are routed by their providerID's scheme (no read: the scheme names the provider); applied
+ * objects by the Cluster's `spec.infrastructureRef` (InMemoryCluster, or a DevCluster with
+ * `backend.inMemory`, is simulated).
+ */
+import { recordAt, stringAt } from '../contracts/json.js';
+import type { ObjectStore } from '../ports/object-store.js';
+import type { ApplyFailure, ApplyMode, WorkloadCluster, WorkloadClusterRef, WorkloadNode, WorkloadObject } from '../ports/workload-cluster.js';
+import { parseInMemoryProviderID } from './in-memory-workload-cluster.js';
+
+const INFRASTRUCTURE_GROUP = 'infrastructure.cluster.x-k8s.io';
+
+export class PerClusterWorkloadCluster implements WorkloadCluster {
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly simulated: WorkloadCluster,
+    private readonly real: WorkloadCluster,
+  ) {}
+
+  findNodeByProviderID(cluster: WorkloadClusterRef, providerID: string): Promise<WorkloadNode | undefined> {
+    return (parseInMemoryProviderID(providerID) ? this.simulated : this.real).findNodeByProviderID(cluster, providerID);
+  }
+
+  async applyObjects(cluster: WorkloadClusterRef, objects: readonly WorkloadObject[], options: { mode: ApplyMode }): Promise<ApplyFailure[]> {
+    const target = (await this.isSimulated(cluster)) ? this.simulated : this.real;
+    return target.applyObjects(cluster, objects, options);
+  }
+
+  /** Whether the Cluster's infrastructure is simulated by capless's in-memory provider. */
+  async isSimulated(ref: WorkloadClusterRef): Promise<boolean> {
+    const cluster = await this.store.get({ group: 'cluster.x-k8s.io', kind: 'Cluster', namespace: ref.namespace, name: ref.name });
+    const infra = recordAt(cluster, 'spec', 'infrastructureRef');
+    const kind = stringAt(infra, 'kind');
+    const name = stringAt(infra, 'name');
+    if (kind === 'InMemoryCluster') return true;
+    if (kind !== 'DevCluster' || !name) return false;
+    const dev = await this.store.get({ group: INFRASTRUCTURE_GROUP, kind, namespace: ref.namespace, name });
+    return recordAt(dev, 'spec', 'backend', 'inMemory') !== undefined;
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * A Machine on "real" infrastructure in the embedded control plane (default WorkloadCluster
+ * wiring): its Node is looked up in the workload cluster's API over HTTPS, reached through the
+ * `<cluster>-kubeconfig` Secret. Without the Secret the Machine says ConnectionDown; with it and no
+ * Node, NodeDoesNotExist; once the test registers the Node (as kubelet would), the Machine is
+ * Running with its nodeRef.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtinProviderRegistry } from '../../../functions/reconcile/engine/providers/builtin.js';
+import { type ControlPlane, startControlPlane } from '../../../local/control-plane.js';
+import { conditionsOf, findCondition } from '../../../shared/contracts/conditions.js';
+import { stringAt } from '../../../shared/contracts/json.js';
+import { MemoryObjectStore } from '../../../shared/store/memory-store.js';
+import { eventually } from '../../support/eventually.js';
+import { FAKE_CLOUD_GROUP, FAKE_CLOUD_PROVIDER } from '../../support/fake-cloud-provider.js';
+import { type FakeWorkloadApi, startFakeWorkloadApi } from '../../support/fake-workload-api.js';
+import { RestClient } from '../../support/rest-client.js';
+
+const NS = 'default';
+const CLUSTER = 'real';
+const CORE = 'cluster.x-k8s.io/v1beta2';
+const WAIT = { timeoutMs: 60_000, intervalMs: 200 };
+
+let plane: ControlPlane;
+let api: RestClient;
+let workload: FakeWorkloadApi;
+let dataDir: string;
+
+beforeAll(async () => {
+  workload = await startFakeWorkloadApi();
+  dataDir = await mkdtemp(join(tmpdir(), 'capless-node-'));
+  const providers = builtinProviderRegistry().registerProvider(FAKE_CLOUD_PROVIDER);
+  plane = await startControlPlane({ dataDir, port: 0, persist: false, resyncSeconds: 3600, store: new MemoryObjectStore(), providers });
+  api = new RestClient(plane.url, plane.token);
+});
+
+afterAll(async () => {
+  await plane?.stop();
+  await workload?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+/** The test provider's kinds are not in the default kind registry the RestClient builds paths from. */
+async function fakeCloud(method: 'POST' | 'GET', plural: string, name: string, body?: unknown): Promise<unknown> {
+  const path = `/apis/${FAKE_CLOUD_GROUP}/v1beta2/namespaces/${NS}/${plural}${method === 'GET' ? `/${name}` : ''}`;
+  const response = await fetch(`${plane.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${plane.token}`, 'content-type': 'application/json' },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+async function nodeHealthy(report: (seen: unknown) => void) {
+  const machine = await api.get(CORE, 'Machine', NS, 'm1');
+  const condition = findCondition(conditionsOf(machine?.status), 'NodeHealthy');
+  report({ condition, phase: stringAt(machine, 'status', 'phase') });
+  return { machine, condition };
+}
+
+describe('a Machine finds its Node in the workload API over HTTPS', () => {
+  it('waits for the kubeconfig, then for the Node, then is Running', async () => {
+    await fakeCloud('POST', 'fakecloudclusters', CLUSTER, { apiVersion: `${FAKE_CLOUD_GROUP}/v1beta2`, kind: 'FakeCloudCluster', metadata: { name: CLUSTER, namespace: NS }, spec: {} });
+    await api.mustCreate({ apiVersion: CORE, kind: 'Cluster', metadata: { name: CLUSTER, namespace: NS }, spec: { infrastructureRef: { apiGroup: FAKE_CLOUD_GROUP, kind: 'FakeCloudCluster', name: CLUSTER } } });
+    await api.mustCreate({ apiVersion: 'v1', kind: 'Secret', type: 'cluster.x-k8s.io/secret', metadata: { name: 'm1-bootstrap', namespace: NS }, data: { value: Buffer.from('#!/bin/sh\n').toString('base64') } });
+    await fakeCloud('POST', 'fakecloudmachines', 'm1', { apiVersion: `${FAKE_CLOUD_GROUP}/v1beta2`, kind: 'FakeCloudMachine', metadata: { name: 'm1', namespace: NS }, spec: {} });
+    await api.mustCreate({
+      apiVersion: CORE,
+      kind: 'Machine',
+      metadata: { name: 'm1', namespace: NS },
+      spec: { clusterName: CLUSTER, version: 'v1.33.0', bootstrap: { dataSecretName: 'm1-bootstrap' }, infrastructureRef: { apiGroup: FAKE_CLOUD_GROUP, kind: 'FakeCloudMachine', name: 'm1' } },
+    });
+
+    const down = await eventually('NodeHealthy to say the connection is down (no kubeconfig yet)', async (report) => {
+      const { condition } = await nodeHealthy(report);
+      return condition?.reason === 'ConnectionDown' ? condition : undefined;
+    }, WAIT);
+    expect(down).toMatchObject({ status: 'Unknown', message: expect.stringContaining(`${CLUSTER}-kubeconfig`) });
+
+    await api.mustCreate({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      type: 'cluster.x-k8s.io/secret',
+      metadata: { name: `${CLUSTER}-kubeconfig`, namespace: NS, labels: { 'cluster.x-k8s.io/cluster-name': CLUSTER } },
+      data: { value: Buffer.from(workload.kubeconfig).toString('base64') },
+    });
+    await eventually('NodeHealthy to say there is no Node yet', async (report) => {
+      const { condition } = await nodeHealthy(report);
+      return condition?.reason === 'NodeDoesNotExist' ? true : undefined;
+    }, WAIT);
+
+    const infra = await fakeCloud('GET', 'fakecloudmachines', 'm1');
+    const providerID = stringAt(infra, 'spec', 'providerID') ?? '';
+    expect(providerID).toMatch(/^aws:\/\/\/us-east-1a\/i-[0-9a-f]{17}$/);
+    workload.putNode({ name: 'ip-10-0-0-1.ec2.internal', providerID, ready: true, kubeletVersion: 'v1.33.0' });
+
+    const running = await eventually('the Machine to be Running with its nodeRef', async (report) => {
+      const { machine } = await nodeHealthy(report);
+      return stringAt(machine, 'status', 'phase') === 'Running' ? machine : undefined;
+    }, WAIT);
+    expect(stringAt(running, 'status', 'nodeRef', 'name')).toBe('ip-10-0-0-1.ec2.internal');
+    expect(stringAt(running, 'status', 'nodeInfo', 'kubeletVersion')).toBe('v1.33.0');
+    expect(findCondition(conditionsOf(running.status), 'NodeHealthy')).toMatchObject({ status: 'True', reason: 'NodeHealthy' });
+    expect(workload.requests).toContain('GET /api/v1/nodes');
+  });
+});

@@ -1,0 +1,283 @@
+/**
+ * A small Kubernetes API over HTTPS standing in for a workload cluster's kube-apiserver: a serving
+ * certificate and a client CA made with shared/pki, clients authenticated by a certificate the CA
+ * signed or by its bearer token (401 otherwise, as kube-apiserver answers), discovery for the kinds ClusterResourceSets carry,
+ * and generic storage keyed by path: list (limit/continue), create, get, replace, merge-patch and
+ * apply-patch, delete. The test registers Nodes the way kubelet would.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { stringify } from 'yaml';
+import { isRecord } from '../../shared/contracts/json.js';
+import { buildAdminKubeconfig, generateCertificateAuthority, generateServingCertificate, issueClientCertificate } from '../../shared/pki/index.js';
+import { mergePatch } from '../../shared/workload-cluster/in-memory-workload-objects.js';
+
+type StoredItem = Record<string, unknown> & { metadata: Record<string, unknown> & { name: string } };
+
+interface ResourceKind {
+  name: string;
+  kind: string;
+  namespaced: boolean;
+}
+
+/** What the fake serves, by group version (core is `v1`). */
+const DISCOVERY: Record<string, readonly ResourceKind[]> = {
+  v1: [
+    { name: 'nodes', kind: 'Node', namespaced: false },
+    { name: 'namespaces', kind: 'Namespace', namespaced: false },
+    { name: 'configmaps', kind: 'ConfigMap', namespaced: true },
+    { name: 'secrets', kind: 'Secret', namespaced: true },
+    { name: 'services', kind: 'Service', namespaced: true },
+    { name: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true },
+  ],
+  'apps/v1': [
+    { name: 'deployments', kind: 'Deployment', namespaced: true },
+    { name: 'daemonsets', kind: 'DaemonSet', namespaced: true },
+  ],
+  'rbac.authorization.k8s.io/v1': [
+    { name: 'clusterroles', kind: 'ClusterRole', namespaced: false },
+    { name: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false },
+    { name: 'roles', kind: 'Role', namespaced: true },
+    { name: 'rolebindings', kind: 'RoleBinding', namespaced: true },
+  ],
+  'storage.k8s.io/v1': [{ name: 'storageclasses', kind: 'StorageClass', namespaced: false }],
+};
+
+export interface FakeWorkloadApi {
+  url: string;
+  /** An admin kubeconfig with a client certificate the API's CA signed (what `<cluster>-kubeconfig` holds). */
+  kubeconfig: string;
+  /** A kubeconfig with the API's bearer token instead of a client certificate. */
+  tokenKubeconfig: string;
+  /** A kubeconfig whose client certificate comes from another CA: every request is refused with 401. */
+  untrustedKubeconfig: string;
+  /** Registers or replaces a Node, as kubelet does. */
+  putNode(node: { name: string; providerID: string; ready: boolean; kubeletVersion?: string }): void;
+  /** The stored object at an API path (e.g. `/api/v1/namespaces/kube-system/configmaps/x`). */
+  get(path: string): StoredItem | undefined;
+  /** Every stored object, by path. */
+  paths(): string[];
+  /** The next `count` authenticated requests are answered with this status code (an overloaded or forbidding API server). */
+  failNext(code: number, count?: number): void;
+  /** Requests served, by method and path (for "was this asked at all" checks). */
+  readonly requests: string[];
+  close(): Promise<void>;
+}
+
+export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promise<FakeWorkloadApi> {
+  const now = options.now ?? new Date();
+  const serving = await generateServingCertificate({ hosts: ['127.0.0.1', 'localhost'], now });
+  const clientCa = await generateCertificateAuthority({ now, commonName: 'workload-ca', algorithm: 'ECDSA-P256' });
+  const client = await issueClientCertificate({ ca: clientCa, now, algorithm: 'ECDSA-P256' });
+  const otherCa = await generateCertificateAuthority({ now, commonName: 'someone-else', algorithm: 'ECDSA-P256' });
+  const stranger = await issueClientCertificate({ ca: otherCa, now, algorithm: 'ECDSA-P256' });
+
+  const token = randomBytes(16).toString('hex');
+  const collections = new Map<string, Map<string, StoredItem>>();
+  const requests: string[] = [];
+  const failures: number[] = [];
+  let resourceVersion = 1;
+
+  const server: Server = createServer({ key: serving.keyPem, cert: serving.certPem, ca: [clientCa.certPem], requestCert: true, rejectUnauthorized: false }, (req, res) => {
+    void serve(req, res).catch((error: unknown) => send(res, 500, status(500, 'InternalError', String(error))));
+  });
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'https://fake');
+    requests.push(`${req.method} ${url.pathname}`);
+    const socket = req.socket as TLSSocket;
+    if (!socket.authorized && req.headers.authorization !== `Bearer ${token}`) return send(res, 401, status(401, 'Unauthorized', 'Unauthorized'));
+    const body = await readBody(req);
+    const failure = failures.shift();
+    if (failure !== undefined) return send(res, failure, status(failure, failure === 403 ? 'Forbidden' : 'ServiceUnavailable', `injected ${failure}`));
+    const route = routeOf(url.pathname);
+    if (route.discovery) return send(res, 200, route.discovery);
+    if (!route.collection) return send(res, 404, status(404, 'NotFound', `the server could not find the requested resource (${url.pathname})`));
+    const items = collectionAt(route.collection);
+    const method = req.method ?? 'GET';
+    const [code, answer] = route.name
+      ? onItem(items, route.name, method, body, req.headers['content-type'] ?? '')
+      : onCollection(items, method, body, url.searchParams);
+    return send(res, code, answer);
+  }
+
+  function onCollection(items: Map<string, StoredItem>, method: string, body: unknown, query: URLSearchParams): [number, unknown] {
+    if (method === 'GET') return [200, listOf(items, query)];
+    if (method !== 'POST') return [405, status(405, 'MethodNotAllowed', method)];
+    if (!isStorable(body)) return [400, status(400, 'BadRequest', 'the body is not an object with metadata.name')];
+    if (items.has(body.metadata.name)) return [409, status(409, 'AlreadyExists', `${body.metadata.name} already exists`)];
+    return [201, store(items, body)];
+  }
+
+  function onItem(items: Map<string, StoredItem>, name: string, method: string, body: unknown, contentType: string): [number, unknown] {
+    const current = items.get(name);
+    if (method === 'PUT' || method === 'PATCH') return onWrite(items, name, current, method, body, contentType);
+    if (method !== 'GET' && method !== 'DELETE') return [405, status(405, 'MethodNotAllowed', method)];
+    if (!current) return [404, status(404, 'NotFound', `${name} not found`)];
+    if (method === 'GET') return [200, current];
+    items.delete(name);
+    return [200, status(200, '', 'deleted')];
+  }
+
+  function onWrite(items: Map<string, StoredItem>, name: string, current: StoredItem | undefined, method: string, body: unknown, contentType: string): [number, unknown] {
+    if (!current) return contentType.startsWith('application/apply-patch') ? write(items, body) : [404, status(404, 'NotFound', `${name} not found`)];
+    if (staleResourceVersion(current, body)) return [409, status(409, 'Conflict', 'the object has been modified')];
+    return write(items, method === 'PUT' ? body : mergePatch(current, body), current);
+  }
+
+  function write(items: Map<string, StoredItem>, next: unknown, current?: StoredItem): [number, unknown] {
+    if (!isStorable(next)) return [400, status(400, 'BadRequest', 'the result is not an object with metadata.name')];
+    return [current ? 200 : 201, store(items, next, current)];
+  }
+
+  function collectionAt(path: string): Map<string, StoredItem> {
+    let items = collections.get(path);
+    if (!items) {
+      items = new Map();
+      collections.set(path, items);
+    }
+    return items;
+  }
+
+  function store(items: Map<string, StoredItem>, object: StoredItem, current?: StoredItem): StoredItem {
+    resourceVersion += 1;
+    const stored: StoredItem = {
+      ...object,
+      metadata: {
+        ...object.metadata,
+        uid: current?.metadata.uid ?? randomUUID(),
+        creationTimestamp: current?.metadata.creationTimestamp ?? now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        resourceVersion: String(resourceVersion),
+      },
+    };
+    items.set(stored.metadata.name, stored);
+    return stored;
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `https://127.0.0.1:${port}`;
+  const kubeconfigFor = (cert: { certPem: string; keyPem: string }) =>
+    buildAdminKubeconfig({ clusterName: 'workload', server: url, caPem: serving.certPem, clientCertPem: cert.certPem, clientKeyPem: cert.keyPem });
+
+  return {
+    url,
+    kubeconfig: kubeconfigFor(client),
+    untrustedKubeconfig: kubeconfigFor(stranger),
+    tokenKubeconfig: stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [{ name: 'workload', cluster: { server: url, 'certificate-authority-data': Buffer.from(serving.certPem).toString('base64') } }],
+      users: [{ name: 'token', user: { token } }],
+      contexts: [{ name: 'token@workload', context: { cluster: 'workload', user: 'token' } }],
+      'current-context': 'token@workload',
+    }),
+    requests,
+    failNext(code, count = 1) {
+      for (let i = 0; i < count; i += 1) failures.push(code);
+    },
+    putNode(node) {
+      const conditions = [{ type: 'Ready', status: node.ready ? 'True' : 'False', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'KubeletReady' }];
+      store(collectionAt('/api/v1/nodes'), {
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: node.name },
+        spec: { providerID: node.providerID },
+        status: { conditions, nodeInfo: { kubeletVersion: node.kubeletVersion ?? 'v1.33.0', operatingSystem: 'linux' } },
+      }, collectionAt('/api/v1/nodes').get(node.name));
+    },
+    get(path) {
+      const cut = path.lastIndexOf('/');
+      return collections.get(path.slice(0, cut))?.get(path.slice(cut + 1));
+    },
+    paths() {
+      return [...collections.entries()].flatMap(([collection, items]) => [...items.keys()].map((name) => `${collection}/${name}`)).sort();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+interface Route {
+  discovery?: unknown;
+  collection?: string;
+  name?: string;
+}
+
+/** `/api/v1[/namespaces/<ns>]/<resource>[/<name>]` and `/apis/<group>/<version>[…]`. */
+function routeOf(path: string): Route {
+  const parts = path.split('/').filter(Boolean);
+  if (parts[0] === 'api' && parts.length === 1) return { discovery: { kind: 'APIVersions', versions: ['v1'] } };
+  if (parts[0] === 'apis' && parts.length === 1) return { discovery: apiGroupList() };
+  const prefixLength = parts[0] === 'api' ? 2 : parts[0] === 'apis' ? 3 : 0;
+  if (prefixLength === 0 || parts.length < prefixLength) return {};
+  const groupVersion = parts.slice(1, prefixLength).join('/');
+  const resources = DISCOVERY[groupVersion];
+  if (!resources) return {};
+  if (parts.length === prefixLength) return { discovery: { kind: 'APIResourceList', apiVersion: 'v1', groupVersion, resources: resources.map((r) => ({ ...r, singularName: '', verbs: ['create', 'delete', 'get', 'list', 'patch', 'update'] })) } };
+  const rest = parts.slice(prefixLength);
+  const namespaced = rest[0] === 'namespaces' && rest.length >= 3;
+  const [resource, name, ...extra] = namespaced ? rest.slice(2) : rest;
+  const known = resources.find((r) => r.name === resource);
+  if (!known || known.namespaced !== namespaced || extra.length > 0) return {};
+  const collection = `/${parts.slice(0, prefixLength).join('/')}${namespaced ? `/namespaces/${rest[1]}` : ''}/${resource}`;
+  return { collection, ...(name ? { name } : {}) };
+}
+
+function apiGroupList(): unknown {
+  const groups = Object.keys(DISCOVERY).filter((gv) => gv.includes('/'));
+  return {
+    kind: 'APIGroupList',
+    apiVersion: 'v1',
+    groups: groups.map((gv) => {
+      const [group = '', version = ''] = gv.split('/');
+      return { name: group, versions: [{ groupVersion: gv, version }], preferredVersion: { groupVersion: gv, version } };
+    }),
+  };
+}
+
+function listOf(items: Map<string, StoredItem>, query: URLSearchParams): unknown {
+  const all = [...items.values()].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+  const start = Number(query.get('continue') ?? '0') || 0;
+  const limit = Number(query.get('limit') ?? '0') || all.length;
+  const page = all.slice(start, start + limit);
+  const next = start + limit < all.length ? String(start + limit) : undefined;
+  return { kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: '1', ...(next ? { continue: next } : {}) }, items: page };
+}
+
+/** A write naming a resourceVersion other than the stored one (optimistic concurrency). */
+function staleResourceVersion(current: StoredItem, body: unknown): boolean {
+  const wanted = isRecord(body) && isRecord(body.metadata) ? body.metadata.resourceVersion : undefined;
+  return typeof wanted === 'string' && wanted !== current.metadata.resourceVersion;
+}
+
+function isStorable(value: unknown): value is StoredItem {
+  return isRecord(value) && isRecord(value.metadata) && typeof value.metadata.name === 'string';
+}
+
+function status(code: number, reason: string, message: string): unknown {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: code < 400 ? 'Success' : 'Failure', reason, message, code };
+}
+
+function send(res: ServerResponse, code: number, body: unknown): void {
+  res.writeHead(code, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

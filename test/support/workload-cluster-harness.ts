@@ -1,0 +1,96 @@
+/**
+ * One harness per WorkloadCluster implementation, so the conformance suite runs the same cases on
+ * each: the in-memory one (Nodes are InMemoryMachines' simulated nodes) and the client-node one
+ * against the fake workload API over HTTPS (Nodes registered as kubelet would).
+ */
+import { KubeconfigWorkloadCluster } from '../../shared/adapters/kubernetes/kubeconfig-workload-cluster.js';
+import { isRecord } from '../../shared/contracts/json.js';
+import type { WorkloadCluster, WorkloadClusterRef, WorkloadObject } from '../../shared/ports/workload-cluster.js';
+import { MemoryObjectStore } from '../../shared/store/memory-store.js';
+import { InMemoryWorkloadCluster, inMemoryProviderID } from '../../shared/workload-cluster/in-memory-workload-cluster.js';
+import { type FakeWorkloadApi, startFakeWorkloadApi } from './fake-workload-api.js';
+
+export interface WorkloadClusterHarness {
+  workload: WorkloadCluster;
+  cluster: WorkloadClusterRef;
+  /** Makes a Node appear for a new providerID (as the provider's kubelet would) and returns that providerID. */
+  addNode(name: string, ready: boolean): Promise<string>;
+  /** The object as the workload cluster now holds it. */
+  applied(object: Pick<WorkloadObject, 'apiVersion' | 'kind' | 'metadata'>): Promise<Record<string, unknown> | undefined>;
+  close(): Promise<void>;
+}
+
+const CLUSTER: WorkloadClusterRef = { namespace: 'default', name: 'conformance' };
+
+export async function inMemoryHarness(): Promise<WorkloadClusterHarness> {
+  const store = new MemoryObjectStore();
+  const workload = new InMemoryWorkloadCluster(store);
+  return {
+    workload,
+    cluster: CLUSTER,
+    async addNode(name, ready) {
+      const providerID = inMemoryProviderID(CLUSTER.namespace, name);
+      const created = await store.create({
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha1',
+        kind: 'InMemoryMachine',
+        metadata: { name, namespace: CLUSTER.namespace },
+        spec: { providerID },
+      });
+      const conditions = [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: '2026-01-01T00:00:00Z' }];
+      await store.updateStatus({ ...created, status: { simulatedNode: { name, ready, conditions, info: { kubeletVersion: 'v1.33.0' } } } });
+      return providerID;
+    },
+    async applied(object) {
+      return workload.objects
+        .objectsOf(CLUSTER)
+        .find((o) => o.apiVersion === object.apiVersion && o.kind === object.kind && o.metadata.name === object.metadata.name && o.metadata.namespace === object.metadata.namespace);
+    },
+    close: async () => {},
+  };
+}
+
+/** Plural resource names of the kinds the suite applies. */
+const PLURALS: Record<string, string> = { ConfigMap: 'configmaps', Secret: 'secrets', Deployment: 'deployments', ClusterRole: 'clusterroles' };
+
+export interface KubeconfigHarness extends WorkloadClusterHarness {
+  api: FakeWorkloadApi;
+  store: MemoryObjectStore;
+  /** Replaces the kubeconfig Secret's value (a rotation). */
+  putKubeconfig(kubeconfig: string): Promise<void>;
+}
+
+export async function kubeconfigHarness(options: { pageSize?: number; withSecret?: boolean; bearerToken?: boolean } = {}): Promise<KubeconfigHarness> {
+  const api = await startFakeWorkloadApi();
+  const store = new MemoryObjectStore();
+  const workload = new KubeconfigWorkloadCluster({ store, ...(options.pageSize ? { pageSize: options.pageSize } : {}) });
+  const secretKey = { group: '', kind: 'Secret', namespace: CLUSTER.namespace, name: `${CLUSTER.name}-kubeconfig` };
+  const putKubeconfig = async (kubeconfig: string) => {
+    const data = { value: Buffer.from(kubeconfig).toString('base64') };
+    const current = await store.get(secretKey);
+    if (current) await store.update({ ...current, data });
+    else await store.create({ apiVersion: 'v1', kind: 'Secret', type: 'cluster.x-k8s.io/secret', metadata: { name: secretKey.name, namespace: secretKey.namespace }, data });
+  };
+  if (options.withSecret !== false) await putKubeconfig(options.bearerToken ? api.tokenKubeconfig : api.kubeconfig);
+  let instance = 0;
+  return {
+    api,
+    store,
+    workload,
+    cluster: CLUSTER,
+    putKubeconfig,
+    async addNode(name, ready) {
+      instance += 1;
+      const providerID = `aws:///us-east-1a/i-${String(instance).padStart(17, '0')}`;
+      api.putNode({ name, providerID, ready });
+      return providerID;
+    },
+    async applied(object) {
+      const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/') : [undefined, object.apiVersion];
+      const base = group ? `/apis/${group}/${version}` : `/api/${version}`;
+      const namespace = object.metadata.namespace ? `/namespaces/${object.metadata.namespace}` : '';
+      const found = api.get(`${base}${namespace}/${PLURALS[object.kind] ?? object.kind.toLowerCase()}/${object.metadata.name}`);
+      return isRecord(found) ? found : undefined;
+    },
+    close: () => api.close(),
+  };
+}

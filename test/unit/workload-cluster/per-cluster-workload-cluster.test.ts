@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../../shared/contracts/object.js';
+import type { WorkloadCluster } from '../../../shared/ports/workload-cluster.js';
+import { MemoryObjectStore } from '../../../shared/store/memory-store.js';
+import { PerClusterWorkloadCluster } from '../../../shared/workload-cluster/per-cluster-workload-cluster.js';
+
+/** A WorkloadCluster that only says it was asked. */
+function recorder(name: string, calls: string[]): WorkloadCluster {
+  return {
+    async findNodeByProviderID() {
+      calls.push(name);
+      return undefined;
+    },
+    async applyObjects() {
+      calls.push(name);
+      return [];
+    },
+  };
+}
+
+const INFRA = 'infrastructure.cluster.x-k8s.io';
+const cluster = (infrastructureRef?: { kind: string; name: string }): KubeObject => ({
+  apiVersion: 'cluster.x-k8s.io/v1beta2',
+  kind: 'Cluster',
+  metadata: { name: 'c1', namespace: 'default' },
+  spec: infrastructureRef ? { infrastructureRef: { apiGroup: INFRA, ...infrastructureRef } } : {},
+});
+const devCluster = (backend: Record<string, unknown>): KubeObject => ({ apiVersion: `${INFRA}/v1beta2`, kind: 'DevCluster', metadata: { name: 'c1', namespace: 'default' }, spec: { backend } });
+
+describe('PerClusterWorkloadCluster', () => {
+  it.each([
+    ['in-memory://default/m1', 'simulated'],
+    ['dev-in-memory://default/m1', 'simulated'],
+    ['aws:///us-east-1a/i-0123456789abcdef0', 'real'],
+    ['docker:////c1-md-0', 'real'],
+  ])('finds the Node of %s in the %s cluster', async (providerID, expected) => {
+    const calls: string[] = [];
+    const workload = new PerClusterWorkloadCluster(new MemoryObjectStore(), recorder('simulated', calls), recorder('real', calls));
+    await workload.findNodeByProviderID({ namespace: 'default', name: 'c1' }, providerID);
+    expect(calls).toEqual([expected]);
+  });
+
+  it.each<[string, KubeObject[], string]>([
+    ['an InMemoryCluster', [cluster({ kind: 'InMemoryCluster', name: 'c1' })], 'simulated'],
+    ['a DevCluster with backend.inMemory', [cluster({ kind: 'DevCluster', name: 'c1' }), devCluster({ inMemory: {} })], 'simulated'],
+    ['a DevCluster with backend.docker', [cluster({ kind: 'DevCluster', name: 'c1' }), devCluster({ docker: {} })], 'real'],
+    ['an AWSCluster', [cluster({ kind: 'AWSCluster', name: 'c1' })], 'real'],
+    ['no infrastructure yet', [cluster()], 'real'],
+  ])('applies objects to a Cluster on %s through the %s cluster', async (_name, objects, expected) => {
+    const store = new MemoryObjectStore();
+    for (const object of objects) await store.create(object);
+    const calls: string[] = [];
+    const workload = new PerClusterWorkloadCluster(store, recorder('simulated', calls), recorder('real', calls));
+    await workload.applyObjects({ namespace: 'default', name: 'c1' }, [], { mode: 'CreateOnly' });
+    expect(calls).toEqual([expected]);
+  });
+});

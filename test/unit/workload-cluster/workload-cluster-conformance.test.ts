@@ -1,0 +1,135 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { WorkloadClusterAccessDeniedError, WorkloadClusterUnavailableError, type WorkloadObject } from '../../../shared/ports/workload-cluster.js';
+import { inMemoryHarness, kubeconfigHarness, type WorkloadClusterHarness } from '../../support/workload-cluster-harness.js';
+
+/** The WorkloadCluster port's contract, on every implementation. */
+const implementations: ReadonlyArray<[string, () => Promise<WorkloadClusterHarness>]> = [
+  ['in-memory', () => inMemoryHarness()],
+  ['client-node over HTTPS', () => kubeconfigHarness()],
+  ['client-node over HTTPS, one Node per page', () => kubeconfigHarness({ pageSize: 1 })],
+  ['client-node over HTTPS with a bearer token', () => kubeconfigHarness({ bearerToken: true })],
+];
+
+const configMap = (name: string, data: Record<string, string>): WorkloadObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'kube-system' },
+  data,
+});
+
+const clusterRole: WorkloadObject = {
+  apiVersion: 'rbac.authorization.k8s.io/v1',
+  kind: 'ClusterRole',
+  metadata: { name: 'cloud-controller-manager' },
+  rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list'] }],
+};
+
+let harness: WorkloadClusterHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+describe.each(implementations)('WorkloadCluster conformance: %s', (_name, start) => {
+  it('finds no Node for a providerID nobody registered', async () => {
+    harness = await start();
+    await harness.addNode('other', true);
+    expect(await harness.workload.findNodeByProviderID(harness.cluster, 'aws:///us-east-1a/i-0000000000000dead')).toBeUndefined();
+  });
+
+  it.each([
+    [true, 'True'],
+    [false, 'False'],
+  ])('finds the Node by providerID among several (ready %s)', async (ready, status) => {
+    harness = await start();
+    await harness.addNode('first', true);
+    await harness.addNode('second', true);
+    const providerID = await harness.addNode('wanted', ready);
+    const node = await harness.workload.findNodeByProviderID(harness.cluster, providerID);
+    expect(node).toMatchObject({ name: 'wanted', ready, conditions: [expect.objectContaining({ type: 'Ready', status, lastTransitionTime: '2026-01-01T00:00:00Z' })] });
+    expect(node?.info?.kubeletVersion).toBe('v1.33.0');
+  });
+
+  it.each([
+    ['CreateOnly', 'keeps what the first apply wrote', { cni: 'v1' }],
+    ['CreateOrUpdate', 'merges the new data into it', { cni: 'v2' }],
+  ] as const)('%s: a second apply of a changed object %s', async (mode, _what, expected) => {
+    harness = await start();
+    expect(await harness.workload.applyObjects(harness.cluster, [configMap('calico', { cni: 'v1' }), clusterRole], { mode })).toEqual([]);
+    expect(await harness.applied(clusterRole)).toMatchObject({ rules: clusterRole.rules });
+    expect(await harness.workload.applyObjects(harness.cluster, [configMap('calico', { cni: 'v2' })], { mode })).toEqual([]);
+    expect(await harness.applied(configMap('calico', {}))).toMatchObject({ data: expected });
+  });
+
+  it('applying the same objects twice is a no-op the second time', async () => {
+    harness = await start();
+    const objects = [configMap('a', { k: '1' }), configMap('b', { k: '2' })];
+    for (const mode of ['CreateOnly', 'CreateOrUpdate'] as const) {
+      expect(await harness.workload.applyObjects(harness.cluster, objects, { mode })).toEqual([]);
+      expect(await harness.workload.applyObjects(harness.cluster, objects, { mode })).toEqual([]);
+    }
+    expect(await harness.applied(objects[1] ?? configMap('b', {}))).toMatchObject({ data: { k: '2' } });
+  });
+});
+
+describe('client-node WorkloadCluster: failures become typed errors', () => {
+  it('no kubeconfig Secret yet is a transient "not yet"', async () => {
+    harness = await kubeconfigHarness({ withSecret: false });
+    const error = await harness.workload.findNodeByProviderID(harness.cluster, 'aws:///us-east-1a/i-1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkloadClusterUnavailableError);
+    expect(error).toMatchObject({ reason: 'KubeconfigNotFound', message: expect.stringContaining('default/conformance-kubeconfig') });
+  });
+
+  it('a kubeconfig Secret that holds no kubeconfig is transient and says so', async () => {
+    const h = await kubeconfigHarness();
+    harness = h;
+    await h.putKubeconfig('{ not: [a kubeconfig');
+    const error = await h.workload.findNodeByProviderID(h.cluster, 'aws:///us-east-1a/i-1').catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'WorkloadClusterUnavailableError', reason: 'KubeconfigInvalid' });
+  });
+
+  it('a rotated kubeconfig is picked up (a client certificate the API does not trust is refused with 401)', async () => {
+    const h = await kubeconfigHarness();
+    harness = h;
+    const providerID = await h.addNode('n', true);
+    expect(await h.workload.findNodeByProviderID(h.cluster, providerID)).toMatchObject({ name: 'n' });
+    await h.putKubeconfig(h.api.untrustedKubeconfig);
+    const error = await h.workload.findNodeByProviderID(h.cluster, providerID).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkloadClusterAccessDeniedError);
+    expect(error).toMatchObject({ code: 401, reason: 'Unauthorized' });
+  });
+
+  it.each([
+    [503, WorkloadClusterUnavailableError, { reason: 'ConnectionDown' }],
+    [500, WorkloadClusterUnavailableError, { reason: 'ConnectionDown' }],
+    [429, WorkloadClusterUnavailableError, { reason: 'ConnectionDown' }],
+    [403, WorkloadClusterAccessDeniedError, { code: 403, reason: 'Forbidden' }],
+  ])('an API answering %i gives the typed error the reconcilers act on', async (code, type, fields) => {
+    const h = await kubeconfigHarness();
+    harness = h;
+    const providerID = await h.addNode('n', true);
+    h.api.failNext(code);
+    const error = await h.workload.findNodeByProviderID(h.cluster, providerID).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(type);
+    expect(error).toMatchObject(fields);
+    expect(await h.workload.findNodeByProviderID(h.cluster, providerID)).toMatchObject({ name: 'n' });
+  });
+
+  it('an API that is gone is a transient ConnectionDown', async () => {
+    const h = await kubeconfigHarness();
+    harness = h;
+    await h.api.close();
+    const error = await h.workload.applyObjects(h.cluster, [configMap('x', {})], { mode: 'CreateOnly' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkloadClusterUnavailableError);
+    expect(error).toMatchObject({ reason: 'ConnectionDown' });
+  });
+
+  it('an object of a kind the cluster does not serve fails alone; the others are applied', async () => {
+    const h = await kubeconfigHarness();
+    harness = h;
+    const unknown: WorkloadObject = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default' } };
+    const failures = await h.workload.applyObjects(h.cluster, [unknown, configMap('after', { k: 'v' })], { mode: 'CreateOrUpdate' });
+    expect(failures).toEqual([{ object: { apiVersion: 'example.com/v1', kind: 'Widget', namespace: 'default', name: 'w' }, message: expect.stringContaining('Widget') }]);
+    expect(await h.applied(configMap('after', {}))).toMatchObject({ data: { k: 'v' } });
+  });
+});
