@@ -1,5 +1,4 @@
-import { LambdaClient } from '@aws-sdk/client-lambda';
-import { LambdaReconcilerInvoker, parseReconcilerFunctions } from '../../../shared/adapters/aws/lambda/lambda-reconciler-invoker.js';
+import { reconcilerInvokerFromEnv } from '../../../shared/adapters/aws/lambda/invoker-from-env.js';
 import { leaseSecondsFrom, workQueueFromEnv } from '../../../shared/adapters/aws/sqs/work-queue-from-env.js';
 import type { Logger } from '../../../shared/ports/logger.js';
 import { DEFAULT_RETRY_POLICY } from '../engine/work/retry-policy.js';
@@ -15,12 +14,10 @@ export const DISPATCH_ENV = {
 
 /** The dispatcher's dependencies: the shared queue, every kind's dead-letter queue, and Lambda. */
 export function dispatchWiring(env: NodeJS.ProcessEnv = process.env, logger?: Logger): DispatchDeps {
-  const functions = parseReconcilerFunctions(env[DISPATCH_ENV.reconcilerFunctions]);
-  const lambdaEndpoint = env.AWS_ENDPOINT_URL_LAMBDA ?? env.AWS_ENDPOINT_URL;
-  const lambda = new LambdaClient(lambdaEndpoint ? { endpoint: lambdaEndpoint } : {});
+  const { invoker, functions } = reconcilerInvokerFromEnv(env[DISPATCH_ENV.reconcilerFunctions], env);
   const maxAttempts = Number(env[DISPATCH_ENV.maxAttempts]);
   return {
-    invoker: new LambdaReconcilerInvoker(lambda, functions),
+    invoker,
     queue: workQueueFromEnv(env).queue,
     kinds: new Set(Object.keys(functions)),
     maxAttempts: Number.isInteger(maxAttempts) && maxAttempts > 0 ? maxAttempts : DEFAULT_RETRY_POLICY.maxAttempts,
