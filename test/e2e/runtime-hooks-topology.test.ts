@@ -25,6 +25,8 @@ import { eventually } from '../support/eventually.js';
 import { discoveryAnswer, type ExtensionAnswer, handler, type RecordedCall, startExtensionServer, type TestExtensionServer } from '../support/extension-server.js';
 import { RestClient } from '../support/rest-client.js';
 import { exampleText as example, TOPOLOGY_EXAMPLES_SOURCE, yamlDocuments as documents } from '../support/topology-examples.js';
+import { LIFECYCLE_HOOKS, type LifecycleHook } from '../../shared/contracts/hooks/catalog.js';
+import { ANNOTATION_PENDING_HOOKS } from '../../shared/contracts/topology/well-known.js';
 
 
 const CORE = 'cluster.x-k8s.io/v1beta2';
@@ -34,20 +36,10 @@ const EC = 'runtime.cluster.x-k8s.io/v1beta2';
 const HOOKS = 'hooks.runtime.cluster.x-k8s.io/v1alpha1';
 const NS = 'hooked';
 const CLUSTER = 'hc';
-const PENDING = 'runtime.cluster.x-k8s.io/pending-hooks';
-const HOOK_NAMES = [
-  'BeforeClusterCreate',
-  'AfterControlPlaneInitialized',
-  'BeforeClusterUpgrade',
-  'BeforeControlPlaneUpgrade',
-  'AfterControlPlaneUpgrade',
-  'BeforeWorkersUpgrade',
-  'AfterWorkersUpgrade',
-  'AfterClusterUpgrade',
-  'BeforeClusterDelete',
-] as const;
+const PENDING = ANNOTATION_PENDING_HOOKS;
+const HOOK_NAMES = LIFECYCLE_HOOKS;
+type Hook = LifecycleHook;
 const UPGRADE_ORDER: Hook[] = ['BeforeClusterUpgrade', 'BeforeControlPlaneUpgrade', 'AfterControlPlaneUpgrade', 'BeforeWorkersUpgrade', 'AfterWorkersUpgrade', 'AfterClusterUpgrade'];
-type Hook = (typeof HOOK_NAMES)[number];
 
 let plane: ControlPlane;
 let api: RestClient;
