@@ -12,33 +12,24 @@ import type { RequestHandler } from '../shared/work/request-outcome.js';
 import type { ReconcileRequest } from '../shared/ports/work-queue.js';
 import type { FaultInjector } from './faults/fault-plan.js';
 import { FaultyStore } from './faults/faulty-store.js';
-import type { WorkCounters } from '../shared/work/work-counters.js';
 import { BenchApiClient } from './api-client.js';
 import type { BenchOptions } from './args.js';
 import { forEachBounded } from './bounded.js';
-import { DEFAULT_COST_ASSUMPTIONS, describeAssumptions, fleetAtRest, type OperationCounts, priceOperations } from './cost-model.js';
-import { queuePerKindTopology, sharedQueueTopology } from './work-topology.js';
-import { CountingStore, type StoreCounts, storeCountsDelta } from './counting-store.js';
+import { CountingStore } from './counting-store.js';
+import { addSnapshots, delta, type Snapshot } from './bench-snapshot.js';
+import { averageObjectBytes, buildReport } from './build-report.js';
 import { FleetTracker } from './fleet-tracker.js';
 import { LatencyStore } from './latency-store.js';
-import { projectionGrid, type SampleFigures } from './aws-projection.js';
 import { measureRawStoreThroughput } from './raw-store-throughput.js';
 import type { BenchReport } from './report.js';
 import { topologyClusterObjects, topologyDeletionOrder } from './topology-workload.js';
-import { type CliStartReport, measureCliStart } from './cli-start.js';
+import { measureCliStart } from './cli-start.js';
 import { benchCluster, clusterObjects } from './workload.js';
 
 /** Progress lines for the terminal; the test passes a silent one. */
 export type BenchLog = (line: string) => void;
 
-interface Snapshot {
-  store: StoreCounts;
-  queue: WorkCounters;
-  reconcileMs: number;
-  apiRequests: number;
-}
 
-const AT_REST_FLEET = 10;
 /** The embedded resync period under `--faults`: the net that finds lost messages. */
 const FAULTS_RESYNC_SECONDS = 5;
 
@@ -211,174 +202,4 @@ async function waitFor(done: () => boolean, deadline: number, log: BenchLog, pro
 
 function seconds(startedMs: number): number {
   return (performance.now() - startedMs) / 1000;
-}
-
-function delta(after: Snapshot, before: Snapshot): Snapshot {
-  return {
-    store: storeCountsDelta(after.store, before.store),
-    queue: {
-      enqueued: after.queue.enqueued - before.queue.enqueued,
-      coalesced: after.queue.coalesced - before.queue.coalesced,
-      processed: after.queue.processed - before.queue.processed,
-      failed: after.queue.failed - before.queue.failed,
-      deadLettered: after.queue.deadLettered - before.queue.deadLettered,
-    },
-    reconcileMs: after.reconcileMs - before.reconcileMs,
-    apiRequests: after.apiRequests - before.apiRequests,
-  };
-}
-
-function addSnapshots(a: Snapshot, b: Snapshot): Snapshot {
-  const negated: Snapshot = {
-    store: storeCountsDelta({ reads: 0, writes: 0, readUnits: 0, writeUnits: 0, readsByKind: {}, writesByKind: {} }, b.store),
-    queue: { enqueued: -b.queue.enqueued, coalesced: -b.queue.coalesced, processed: -b.queue.processed, failed: -b.queue.failed, deadLettered: -b.queue.deadLettered },
-    reconcileMs: -b.reconcileMs,
-    apiRequests: -b.apiRequests,
-  };
-  return delta(a, negated);
-}
-
-function operations(s: Snapshot, divisor: number): OperationCounts {
-  return {
-    reconciles: s.queue.processed / divisor,
-    reconcileMs: s.reconcileMs / divisor,
-    storeWrites: s.store.writes / divisor,
-    readUnits: s.store.readUnits / divisor,
-    writeUnits: s.store.writeUnits / divisor,
-    workRecordWrites: (s.queue.enqueued + 2 * s.queue.processed) / divisor,
-    queueMessages: (s.queue.enqueued - s.queue.coalesced) / divisor,
-    apiRequests: s.apiRequests / divisor,
-  };
-}
-
-/** A rough item size from the write units (1 KB each, table plus indexes): enough for storage cost. */
-function reconciledObjectsOf(byKind: Record<string, number>, reconciled: ReadonlySet<string>): number {
-  return Object.entries(byKind).reduce((sum, [kind, count]) => sum + (reconciled.has(kind) ? count : 0), 0);
-}
-
-function averageObjectBytes(counts: StoreCounts): number {
-  return counts.writes === 0 ? 0 : (counts.writeUnits / counts.writes / 4) * 1024;
-}
-
-interface ReportInputs {
-  options: BenchOptions;
-  completed: boolean;
-  machine: BenchReport['machine'];
-  readyClusters: number;
-  tracker: FleetTracker;
-  lifecycle: Snapshot;
-  /** Create until every cluster is ready (no resync, no delete). */
-  converge: Snapshot;
-  /** Kinds some reconciler serves: the objects that are reconciled at all. */
-  reconciledKinds: ReadonlySet<string>;
-  resync: Snapshot;
-  readySeconds: number;
-  deleteSeconds: number;
-  latency: { p50: number; p99: number };
-  rawWritesPerSecond: number;
-  objectBytes: number;
-  requeues: Record<string, number>;
-  cliStart: CliStartReport;
-  processCpuSeconds: number;
-  reconcilerStoreCalls: number;
-}
-
-function buildReport(i: ReportInputs): BenchReport {
-  const { options, lifecycle, tracker } = i;
-  const objects = tracker.objectsSeen();
-  const machines = tracker.objectsSeenOfKind('Machine');
-  const per = (n: number, d: number) => (d === 0 ? 0 : n / d);
-  const assumptions = {
-    ...DEFAULT_COST_ASSUMPTIONS,
-    averageObjectBytes: i.objectBytes,
-    objectsPerCluster: per(objects, options.clusters),
-    kindsPerCluster: Object.keys(tracker.kindsSeen()).filter((k) => i.reconciledKinds.has(k)).length,
-  };
-  // ADR 0110 is built: the stack deploys D (the shared work queue); A (a queue per kind, ADR 0003) is priced for comparison.
-  const deployed = sharedQueueTopology();
-  const replaced = queuePerKindTopology(i.reconciledKinds.size);
-  const lifecyclePerCluster = operations(lifecycle, options.clusters);
-  const resyncPerCluster = operations(i.resync, options.clusters);
-  const perCluster = priceOperations(lifecyclePerCluster, assumptions, deployed);
-  const atRest = fleetAtRest(resyncPerCluster, AT_REST_FLEET, options.resyncSeconds, assumptions, deployed);
-  const replacedPerCluster = priceOperations(lifecyclePerCluster, assumptions, replaced);
-  const replacedAtRest = fleetAtRest(resyncPerCluster, AT_REST_FLEET, options.resyncSeconds, assumptions, replaced);
-  const activeSeconds = i.readySeconds + i.deleteSeconds;
-  const sample: SampleFigures = {
-    clusters: options.clusters,
-    readySeconds: i.readySeconds,
-    deleteSeconds: i.deleteSeconds,
-    convergeReconciles: per(i.converge.queue.processed, options.clusters),
-    deleteReconciles: per(lifecycle.queue.processed - i.converge.queue.processed, options.clusters),
-    // On Lambda a reconcile has a CPU to itself: its time is its CPU plus its store calls' latency,
-    // not the wall time it spent here sharing one event loop with 100 others.
-    handlerSeconds: per(i.processCpuSeconds + (i.reconcilerStoreCalls * (options.simulateAws?.storeLatencyMs ?? 0)) / 1000, lifecycle.queue.processed + i.resync.queue.processed),
-    writeUnits: lifecyclePerCluster.writeUnits + lifecyclePerCluster.workRecordWrites,
-    costUSD: perCluster.totalUSD,
-  };
-  const controlPlaneWritesPerSecond = per(lifecycle.store.writes, activeSeconds);
-  return {
-    clusters: options.clusters,
-    controlPlaneReplicas: options.controlPlaneReplicas,
-    workerReplicas: options.workerReplicas,
-    store: options.endpoint ? `dynamodb at ${options.endpoint}` : options.store,
-    path: options.topology ? 'topology' : 'direct',
-    provisionSeconds: options.provisionSeconds,
-    keyAlgorithm: options.keyAlgorithm,
-    reconcileConcurrency: options.reconcileConcurrency,
-    reconcileWorkers: options.reconcileWorkers,
-    clientConcurrency: options.clientConcurrency,
-    completed: i.completed,
-    readyClusters: i.readyClusters,
-    machine: i.machine,
-    cliStartMs: { get: i.cliStart.getMs, describe: i.cliStart.describeMs, apply: i.cliStart.applyMs },
-    objects,
-    machines,
-    objectsByKind: tracker.kindsSeen(),
-    readySeconds: i.readySeconds,
-    deleteSeconds: i.deleteSeconds,
-    reconciles: lifecycle.queue.processed,
-    reconcilesPerObject: per(lifecycle.queue.processed, objects),
-    reconciledObjects: reconciledObjectsOf(tracker.kindsSeen(), i.reconciledKinds),
-    convergeReconcilesPerReconciledObject: per(i.converge.queue.processed, reconciledObjectsOf(tracker.kindsSeen(), i.reconciledKinds)),
-    storeReads: lifecycle.store.reads,
-    storeWrites: lifecycle.store.writes,
-    storeReadsPerObject: per(lifecycle.store.reads, objects),
-    storeWritesPerObject: per(lifecycle.store.writes, objects),
-    machineWritesPerMachine: per(lifecycle.store.writesByKind.Machine ?? 0, machines),
-    writesByKind: lifecycle.store.writesByKind,
-    readsByKind: lifecycle.store.readsByKind,
-    queueMessages: lifecycle.queue.enqueued,
-    queueMessagesPerObject: per(lifecycle.queue.enqueued, objects),
-    coalescedMessages: lifecycle.queue.coalesced,
-    failedReconciles: lifecycle.queue.failed,
-    deadLettered: lifecycle.queue.deadLettered,
-    apiRequests: lifecycle.apiRequests,
-    timedRequeues: i.requeues,
-    latencyMs: i.latency,
-    reconcileMsMean: per(lifecycle.reconcileMs, lifecycle.queue.processed),
-    peakRssMB: process.resourceUsage().maxRSS / 1024,
-    rawStoreWritesPerSecond: i.rawWritesPerSecond,
-    controlPlaneStoreWritesPerSecond: controlPlaneWritesPerSecond,
-    controlPlaneFractionOfRaw: per(controlPlaneWritesPerSecond, i.rawWritesPerSecond),
-    resyncPerCluster: {
-      reconciles: per(i.resync.queue.processed, options.clusters),
-      storeReads: per(i.resync.store.reads, options.clusters),
-      storeWrites: per(i.resync.store.writes, options.clusters),
-      queueMessages: per(i.resync.queue.enqueued, options.clusters),
-    },
-    objectsLeft: tracker.liveObjects(),
-    ...(options.simulateAws
-      ? { simulation: { storeLatencyMs: options.simulateAws.storeLatencyMs, concurrency: options.reconcileConcurrency, sample, projections: projectionGrid(sample) } }
-      : {}),
-    costInputs: { resyncPerCluster, lifecyclePerCluster, assumptions },
-    cost: {
-      perClusterLifecycleUSD: perCluster.totalUSD,
-      perClusterLifecycle: perCluster,
-      fleetAtRestMonthlyUSD: atRest.totalUSD,
-      fleetAtRest: atRest,
-      queuePerKind: { perClusterLifecycleUSD: replacedPerCluster.totalUSD, fleetAtRest: replacedAtRest },
-      assumptions: describeAssumptions(assumptions, [deployed, replaced]),
-    },
-  };
 }
