@@ -5,6 +5,7 @@ import { clone, isRecord, recordAt, valueAt } from '../../../../shared/contracts
 import { type KubeObject, LABEL_CLUSTER_NAME, type StoredObject, ownerReferenceTo } from '../../../../shared/contracts/object.js';
 import { CORE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
 import { shortHash } from '../../engine/hashing/stable-hash.js';
+import { MACHINE_SET_FINALIZER } from '../machineset/reconciler.js';
 import { type RolloutStrategy, resolveIntOrPercent } from './rollout-plan.js';
 
 export const LABEL_TEMPLATE_HASH = 'machine-template-hash';
@@ -47,6 +48,8 @@ export function newMachineSet(md: StoredObject, hash: string, replicas: number):
       namespace: md.metadata.namespace,
       labels: { ...stringRecord(templateMeta?.labels), ...identity, [LABEL_CLUSTER_NAME]: clusterNameOf(md) },
       ownerReferences: [ownerReferenceTo(md, true)],
+      // Created with it, so the MachineSet's first reconcile has no finalizer write to make.
+      finalizers: [MACHINE_SET_FINALIZER],
     },
     spec: {
       clusterName: clusterNameOf(md),

@@ -6,6 +6,7 @@ import { conditionsOf, isConditionTrue } from '../../../../shared/contracts/cond
 import { numberAt } from '../../../../shared/contracts/json.js';
 import { type StoredObject, isDeleting, keyOf } from '../../../../shared/contracts/object.js';
 import { isNotFound } from '../../../../shared/errors/index.js';
+import { deleteMembersThenWait, isControlledBy } from '../../engine/references/delete-controlled.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import {
   LABEL_TEMPLATE_HASH,
@@ -16,10 +17,6 @@ import {
 import { type MachineSetView, planRollout } from './rollout-plan.js';
 import type { MachineDeploymentScope } from './scope.js';
 
-function controlledBy(obj: StoredObject, uid: string): boolean {
-  return (obj.metadata.ownerReferences ?? []).some((r) => r.uid === uid && r.controller === true);
-}
-
 /** MachineSets and MachineDeployments carry their cluster's name label (the cluster index finds them by it). */
 export const labelMachineDeploymentPhase = ensureClusterNameLabel;
 
@@ -27,7 +24,7 @@ export const labelMachineDeploymentPhase = ensureClusterNameLabel;
 export async function findMachineSetsPhase(s: MachineDeploymentScope): Promise<PhaseResult> {
   const all = await listClusterMembers(s.ctx.store, s.object.metadata.namespace, clusterNameOf(s.object), [MACHINE_SET, MACHINE]);
   s.hash = templateHash(s.object);
-  s.machineSets = all.filter((o) => o.kind === 'MachineSet' && controlledBy(o, s.object.metadata.uid));
+  s.machineSets = all.filter((o) => o.kind === 'MachineSet' && isControlledBy(o, s.object.metadata.uid));
   const setUids = new Set(s.machineSets.map((ms) => ms.metadata.uid));
   s.machines = all.filter((o) => o.kind === 'Machine' && (o.metadata.ownerReferences ?? []).some((r) => setUids.has(r.uid)));
   return {};
@@ -53,6 +50,11 @@ function oldestFirst(a: StoredObject, b: StoredObject): number {
 async function applyPlan(s: MachineDeploymentScope, replicas: Record<string, number>, remove: readonly string[]): Promise<void> {
   const next: StoredObject[] = [];
   for (const ms of s.machineSets) {
+    // A MachineSet being deleted is left to its own finalizer: neither scaled nor deleted again.
+    if (isDeleting(ms)) {
+      next.push(ms);
+      continue;
+    }
     const want = replicas[ms.metadata.name];
     if (remove.includes(ms.metadata.name)) {
       try {
@@ -83,4 +85,9 @@ export async function rolloutPhase(s: MachineDeploymentScope): Promise<PhaseResu
   }
   await applyPlan(s, plan.replicas, plan.remove);
   return {};
+}
+
+/** While the MachineDeployment is deleted: its MachineSets deleted, and waited for. */
+export function deleteMachineSetsPhase(s: MachineDeploymentScope): Promise<PhaseResult> {
+  return deleteMembersThenWait(s, s.machineSets, 'MachineSet', 'WaitingForMachineSetsDeletion');
 }

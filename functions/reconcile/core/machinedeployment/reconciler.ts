@@ -1,19 +1,24 @@
 import { CORE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
 import type { ReconcilerDefinition } from '../../engine/skeleton/types.js';
-import { findMachineSetsPhase, labelMachineDeploymentPhase, rolloutPhase } from './phases.js';
+import { deleteMachineSetsPhase, findMachineSetsPhase, labelMachineDeploymentPhase, rolloutPhase } from './phases.js';
 import { type MachineDeploymentScope, createMachineDeploymentScope } from './scope.js';
 import { computeMachineDeploymentStatus, machineDeploymentConditionsPhase } from './status.js';
 
+/** Cluster API's MachineDeployment finalizer: the deletion waits until its MachineSets are gone. */
+export const MACHINE_DEPLOYMENT_FINALIZER = 'cluster.x-k8s.io/machinedeployment';
+
 /**
  * MachineDeployment: one MachineSet per template hash; RollingUpdate (maxSurge/maxUnavailable)
- * or OnDelete between them. No finalizer: its MachineSets are garbage-collected with it.
+ * or OnDelete between them. Its finalizer holds it until its MachineSets are gone, as Cluster
+ * API's does (engine/references/delete-controlled.ts says why).
  */
 export const machineDeploymentReconciler: ReconcilerDefinition<MachineDeploymentScope> = {
   kind: { group: CORE_GROUP, kind: 'MachineDeployment' },
   // Machine changes reach it through the MachineSet status they change.
   watches: [{ kind: { group: CORE_GROUP, kind: 'MachineSet' }, by: 'owner' }],
+  finalizer: MACHINE_DEPLOYMENT_FINALIZER,
   createScope: createMachineDeploymentScope,
   phases: [labelMachineDeploymentPhase, findMachineSetsPhase, rolloutPhase, machineDeploymentConditionsPhase],
-  deletePhases: [],
+  deletePhases: [findMachineSetsPhase, deleteMachineSetsPhase],
   computeStatus: computeMachineDeploymentStatus,
 };

@@ -11,6 +11,7 @@ import {
 import { isAlreadyExists, isNotFound } from '../../../../shared/errors/index.js';
 import { type ContractReference, describeReference, readReference, referenceKey } from '../../engine/references/object-reference.js';
 import { REFERENCE_MISSING_REQUEUE_SECONDS } from '../../engine/references/resolve-reference.js';
+import { deleteMembersThenWait, isControlledBy } from '../../engine/references/delete-controlled.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { cloneFromTemplate, kindFromTemplate } from '../../engine/templates/clone-template.js';
 import { newMachine, randomMachineName } from './machine-factory.js';
@@ -22,9 +23,7 @@ export const labelMachineSetPhase = ensureClusterNameLabel;
 
 export async function findMachinesPhase(s: MachineSetScope): Promise<PhaseResult> {
   const owned = await s.ctx.store.listByOwner(s.object.metadata.uid);
-  s.machines = owned.filter(
-    (o) => o.kind === 'Machine' && (o.metadata.ownerReferences ?? []).some((r) => r.uid === s.object.metadata.uid && r.controller === true),
-  );
+  s.machines = owned.filter((o) => o.kind === 'Machine' && isControlledBy(o, s.object.metadata.uid));
   return {};
 }
 
@@ -152,4 +151,9 @@ export async function scalePhase(s: MachineSetScope): Promise<PhaseResult> {
   if (diff > 0) return scaleUp(s, diff);
   if (diff < 0) await scaleDown(s, active, -diff);
   return {};
+}
+
+/** While the MachineSet is deleted: its Machines deleted, and waited for. */
+export function deleteMachinesPhase(s: MachineSetScope): Promise<PhaseResult> {
+  return deleteMembersThenWait(s, s.machines, 'Machine', 'WaitingForMachinesDeletion');
 }
