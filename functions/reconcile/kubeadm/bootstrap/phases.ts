@@ -2,7 +2,7 @@
 
 import { numberAt, recordAt, stringAt, valueAt } from '../../../../shared/contracts/json.js';
 import { LABEL_CLUSTER_NAME, type ObjectKey, type StoredObject, controllerOf, ownerReferenceTo } from '../../../../shared/contracts/object.js';
-import { isAlreadyExists } from '../../../../shared/errors/index.js';
+import { TerminalError, isAlreadyExists } from '../../../../shared/errors/index.js';
 import {
   ensureClusterCertificates,
   isComplete,
@@ -103,14 +103,21 @@ export async function chooseRole(scope: KubeadmConfigScope): Promise<PhaseResult
   return undefined;
 }
 
-/** Gathers certificates and token, renders the document and stores the data Secret. */
+/**
+ * Gathers certificates and token, renders the document and stores the data Secret. The init
+ * lock is given up only when rendering failed for good: after any other failure the holder's
+ * retry re-enters it. (Cluster API unlocks on every error; but a failure reported after the data
+ * Secret was in fact written — a lost response, a crash — would then let a second Machine take
+ * the lock and render a second `kubeadm init`. A holder that disappears still frees it: see
+ * acquireInitLock.)
+ */
 export async function renderDataSecret(scope: KubeadmConfigScope): Promise<PhaseResult | undefined> {
   const { machine, cluster, clusterName, endpoint, role } = scope;
   if (!machine || !cluster || !clusterName || !endpoint || !role) return STOP;
   try {
     return await renderForRole(scope, { machine, cluster, clusterName, endpoint, role });
   } catch (error) {
-    if (role === 'init') await releaseInitLock(scope.ctx.store, cluster);
+    if (role === 'init' && error instanceof TerminalError) await releaseInitLock(scope.ctx.store, cluster);
     throw error;
   }
 }

@@ -174,4 +174,32 @@ describe('KubeadmConfig reconciler', () => {
     expect(decodeUserData(await store.get(secretKey('cp-a')))).toContain('kubeadm init');
     expect(cluster.metadata.name).toBe(CLUSTER);
   });
+  it('keeps the init lock when the data Secret write landed but was reported failed: the holder re-enters, the other Machine never inits', async () => {
+    const { store, ctx } = newEnv();
+    await createCluster(store);
+    await createMachineWithConfig(store, 'cp-a', { controlPlane: true });
+    await createMachineWithConfig(store, 'cp-b', { controlPlane: true });
+    // The first write of cp-a's data Secret lands, and its answer is lost (a crash after the write).
+    let lost = false;
+    const lossy = Object.create(store, {
+      create: {
+        value: async (object: Parameters<typeof store.create>[0]) => {
+          const created = await store.create(object);
+          if (!lost && object.kind === 'Secret' && object.metadata.name === 'cp-a') {
+            lost = true;
+            throw new Error('connection reset after the write');
+          }
+          return created;
+        },
+      },
+    });
+    await expect(runReconcile(kubeadmConfigReconciler, { ...ctx, store: lossy }, configKey('cp-a'))).rejects.toThrow('connection reset');
+    expect(lost).toBe(true);
+    const lockKey = { group: '', kind: 'ConfigMap', namespace: NS, name: `${CLUSTER}-lock` };
+    expect(JSON.parse((await store.get(lockKey))?.data?.['lock-information'] ?? '{}')).toEqual({ machineName: 'cp-a' });
+    await runReconcile(kubeadmConfigReconciler, ctx, configKey('cp-b'));
+    expect(await store.get(secretKey('cp-b'))).toBeUndefined();
+    await runReconcile(kubeadmConfigReconciler, ctx, configKey('cp-a'));
+    expect(decodeUserData(await store.get(secretKey('cp-a')))).toContain('kubeadm init');
+  });
 });
