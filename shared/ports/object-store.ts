@@ -69,7 +69,10 @@ export interface ObjectStore {
   listByOwner(ownerUid: string): Promise<StoredObject[]>;
 }
 
-/** A store that also reports each successful write (the embedded stand-in for DynamoDB Streams). */
+/**
+ * A store that also reports each successful write (the embedded stand-in for DynamoDB Streams).
+ * Every listener is handed the same change: a listener reads it and never mutates it.
+ */
 export interface ChangeSource {
   onChange(listener: (change: ObjectChange) => void): () => void;
 }

@@ -125,14 +125,15 @@ export class MemoryObjectStore implements ObjectStore, ChangeSource {
     return found;
   }
 
+  /** One copy of the change, shared by every listener (ChangeSource: listeners never mutate it). */
   private emit(change: ObjectChange): void {
-    for (const listener of this.listeners) {
-      listener({
-        type: change.type,
-        ...(change.oldObject ? { oldObject: this.copy(change.oldObject) } : {}),
-        ...(change.newObject ? { newObject: this.copy(change.newObject) } : {}),
-      });
-    }
+    if (this.listeners.size === 0) return;
+    const shared: ObjectChange = {
+      type: change.type,
+      ...(change.oldObject ? { oldObject: this.copy(change.oldObject) } : {}),
+      ...(change.newObject ? { newObject: this.copy(change.newObject) } : {}),
+    };
+    for (const listener of this.listeners) listener(shared);
   }
 
   /** A deep, plain-JSON copy for a caller: parsing the cached text costs half a JSON round trip. */
