@@ -139,12 +139,10 @@ describe.each(['dynamodb'] as const)('npm run bench -- --workers 2 on the %s sto
 });
 
 describe('npm run bench -- --workers 2 --faults on the memory store (2 clusters)', () => {
-  // Known defect, open: under faults with worker threads a MachineDeployment reconcile in flight
-  // when the run deletes the MachineDeployment recreates its MachineSet after both are gone (the
-  // garbage collector removes it; 2 of 5 seeds, never without workers). Skipped, not weakened,
-  // until the fix: README "Reconcile worker threads" and ADR 0115 say so.
-  it('converges across worker threads with no duplicated object, no lost update and no dead letter', async (context) => {
-    context.skip('known defect: under --workers 2 --faults an in-flight MachineDeployment reconcile recreates its MachineSet after the MachineDeployment is deleted (ADR 0115, "Known defect"); the test stays to prove the fix');
+  // Under faults with worker threads a MachineDeployment reconcile in flight when the run deletes
+  // it used to recreate its MachineSet (ADR 0115, "Known defect", fixed by the MachineDeployment
+  // and MachineSet finalizers); this run is what found it.
+  it('converges across worker threads with no duplicated object, no lost update and no dead letter', async () => {
     const options = { ...DEFAULT_BENCH_OPTIONS, clusters: 2, workerReplicas: 1, store: 'memory' as const, reconcileWorkers: 2, timeoutSeconds: 100 };
     const r = await runBenchmarkWithFaults(options, { ...DEFAULT_FAULT_PLAN, lostMessage: 0.05, duplicatedMessage: 0.05 }, () => {});
     expect(r.completed).toBe(true);
