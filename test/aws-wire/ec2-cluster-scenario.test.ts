@@ -55,7 +55,12 @@ async function clusterInstances(): Promise<Instance[]> {
 const live = (instances: Instance[]) => instances.filter((i) => i.State?.Name !== 'terminated' && i.State?.Name !== 'shutting-down');
 const tag = (instance: Instance, key: string) => instance.Tags?.find((t) => t.Key === key)?.Value;
 
-describe.skipIf(documents === undefined)("CAPA's cluster template on moto", () => {
+describe("CAPA's cluster template on moto", () => {
+  if (documents === undefined) {
+    it('applies, scales, upgrades and deletes (skipped)', (context) =>
+      context.skip("CAPA's cluster template (../shared/capi-samples) is absent: the EC2 scenario has no manifest to apply"));
+    return;
+  }
   beforeAll(async () => {
     const endpoint = inject('motoEndpoint');
     Object.assign(process.env, { AWS_ENDPOINT_URL: endpoint, AWS_REGION: REGION, AWS_ACCESS_KEY_ID: 'moto', AWS_SECRET_ACCESS_KEY: 'moto' });
