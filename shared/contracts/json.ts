@@ -55,3 +55,36 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 export function clone<T>(value: T): T {
   return structuredClone(value);
 }
+
+/**
+ * A deep copy of a JSON value (what the stores hold: objects, arrays, strings, numbers, booleans,
+ * null), equal to `JSON.parse(JSON.stringify(value))`: a key whose value is `undefined` is left
+ * out, and `undefined` in an array becomes `null`. Several times faster than `structuredClone`
+ * or a JSON round trip (`.scratch`-measured on the benchmark's objects: 8× and 6×), which is why
+ * the hot copies (the memory store's answers, the per-reconcile read cache) use it. Not for
+ * values that are not plain JSON (Dates, Maps, Buffers): use `clone`.
+ */
+export function copyJson<T>(value: T): T {
+  return copyJsonValue(value) as T;
+}
+
+function copyJsonValue(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = value[i] === undefined ? null : copyJsonValue(value[i]);
+    return out;
+  }
+  if (!isRecord(value)) return value;
+  const source = value;
+  const out: Record<string, unknown> = {};
+  for (const key in source) {
+    if (!Object.hasOwn(source, key)) continue;
+    const item = source[key];
+    if (item === undefined) continue;
+    // A "__proto__" key (JSON.parse makes it an own property) stays a property, not a prototype.
+    if (key === '__proto__') Object.defineProperty(out, key, { value: copyJsonValue(item), enumerable: true, writable: true, configurable: true });
+    else out[key] = copyJsonValue(item);
+  }
+  return out;
+}

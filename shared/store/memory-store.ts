@@ -5,6 +5,7 @@
  */
 
 import { type GroupKind, groupOf, keyOf, keyString, type KubeObject, type ObjectKey, type StoredObject } from '../contracts/object.js';
+import { copyJson } from '../contracts/json.js';
 import { type Clock, systemClock } from '../ports/clock.js';
 import type {
   ChangeSource,
@@ -29,8 +30,6 @@ export class MemoryObjectStore implements ObjectStore, ChangeSource {
   private readonly objects = new IndexedObjects();
   private readonly listeners = new Set<(change: ObjectChange) => void>();
   private readonly clock: Clock;
-  /** Serialized form of each stored object (they are never mutated, only replaced): reads parse it. */
-  private readonly texts = new WeakMap<StoredObject, string>();
 
   constructor(options: MemoryObjectStoreOptions = {}) {
     this.clock = options.clock ?? systemClock;
@@ -136,13 +135,8 @@ export class MemoryObjectStore implements ObjectStore, ChangeSource {
     for (const listener of this.listeners) listener(shared);
   }
 
-  /** A deep, plain-JSON copy for a caller: parsing the cached text costs half a JSON round trip. */
+  /** A deep, plain-JSON copy for a caller (stored objects are never mutated, only replaced). */
   private copy(obj: StoredObject): StoredObject {
-    let text = this.texts.get(obj);
-    if (text === undefined) {
-      text = JSON.stringify(obj);
-      this.texts.set(obj, text);
-    }
-    return JSON.parse(text);
+    return copyJson(obj);
   }
 }

@@ -1,4 +1,5 @@
 import { type GroupKind, type KubeObject, keyOf, keyString, type ObjectKey, type StoredObject } from '../../../../shared/contracts/object.js';
+import { copyJson } from '../../../../shared/contracts/json.js';
 import type { DeleteOptions, DeleteResult, ListQuery, ListResult, ObjectStore } from '../../../../shared/ports/object-store.js';
 
 type Cached = { object: StoredObject | undefined };
@@ -95,5 +96,5 @@ export class ReconcileReadCache implements ObjectStore {
 }
 
 function copy<T>(value: T): T {
-  return value === undefined ? value : structuredClone(value);
+  return copyJson(value);
 }
