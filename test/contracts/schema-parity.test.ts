@@ -16,7 +16,7 @@ import { InvalidError } from '../../shared/errors/index.js';
 import { ctx } from './admission-fixtures.js';
 import { rulesOf, shapeOf } from './schema-parity/cel-rules.js';
 import { knownDifference } from './schema-parity/known-differences.js';
-import { CRDS, refusedUpstream, storageSchemas, validObjects } from './schema-parity/sources.js';
+import { CRDS, refusedUpstream, ruleCarrierObjects, storageSchemas, validObjects } from './schema-parity/sources.js';
 import { type Schema, type Variant, variants } from './schema-parity/variants.js';
 
 /** The fields a refusal names, or undefined when the object is admitted. */
@@ -93,9 +93,12 @@ describe("the CRDs' CEL rules (x-kubernetes-validations)", () => {
   }
 });
 
-describe('upstream manifests', () => {
-  it('every example and sample object is admitted', (context) => {
+describe('the valid objects variants are derived from', () => {
+  it('every upstream example and sample object is admitted', (context) => {
     if (schemas.size === 0) return context.skip(`${CRDS} is absent`);
     expect(refusedUpstream().join('\n')).toBe('');
+  });
+  it.each(ruleCarrierObjects().map((o, i): [string, unknown] => [`${i}`, o]))('rule carrier %s is admitted', (_i, object) => {
+    expect(refusal(object)).toBeUndefined();
   });
 });

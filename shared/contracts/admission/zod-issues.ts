@@ -45,7 +45,9 @@ function fromIssue(issue: Issue, input: unknown): FieldError[] {
       return [invalid(field, value, `${field} in body ${tooSmall(issue.origin, String(issue.minimum))}`)];
     case 'invalid_format':
       if (issue.format === 'regex' && 'pattern' in issue && typeof issue.pattern === 'string') {
-        return [invalid(field, value, `${field} in body should match '${issue.pattern}'`)];
+        // zod renders the expression as a literal (`/^…$/u`); the API server quotes the pattern itself.
+        const pattern = /^\/(.*)\/[a-z]*$/s.exec(issue.pattern)?.[1] ?? issue.pattern;
+        return [invalid(field, value, `${field} in body should match '${pattern}'`)];
       }
       return [invalid(field, value, issue.message)];
     case 'custom':

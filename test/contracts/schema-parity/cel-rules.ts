@@ -32,7 +32,11 @@ export const RULE_SHAPES: readonly RuleShape[] = [
       const neither = structuredClone(value);
       delete neither[a];
       delete neither[b];
-      return [{ what: `with neither ${a} nor ${b}`, value: neither }];
+      const both = { ...value, [a]: value[a] ?? SAMPLE[a], [b]: value[b] ?? SAMPLE[b] };
+      return [
+        { what: `with neither ${a} nor ${b}`, value: neither },
+        { what: `with both ${a} and ${b}`, value: both },
+      ];
     },
   },
   {
@@ -69,7 +73,7 @@ export const RULE_SHAPES: readonly RuleShape[] = [
 ];
 
 /** Valid values for the fields the rules above set when a valid object lacks them. */
-const SAMPLE: Record<string, unknown> = { capacityReservationId: 'cr-0123456789abcdef0', spotMarketOptions: {}, marketType: 'Spot' };
+const SAMPLE: Record<string, unknown> = { capacityReservationId: 'cr-0123456789abcdef0', spotMarketOptions: {}, marketType: 'Spot', layout: true, diskLayout: [{ percentage: 100 }] };
 
 export function shapeOf(rule: string): { shape: RuleShape; groups: string[] } | undefined {
   for (const shape of RULE_SHAPES) {

@@ -39,7 +39,7 @@ export const KNOWN: readonly [RegExp, string][] = [
   [/^ExtensionConfig: spec\.clientConfig\.service removed$/, "Cluster API's ExtensionConfig validating webhook refuses a clientConfig with neither url nor service; capless admission does too"],
   [/^Metadata: releaseSeries\[0\]\.(major|minor|contract) removed$/, "clusterctl refuses a metadata.yaml release series without major, minor and contract (shared/contracts/clusterctl/metadata.ts); capless stores only what clusterctl can read"],
   [/^(Global)?InClusterIPPool: spec removed$/, "the in-cluster IPAM provider's validating webhook refuses a pool without addresses and prefix; capless admission does too"],
-  [/^AWSMachineTemplate: spec removed$/, "CAPA's AWSMachineTemplate webhook refuses a template without spec.template.spec (instanceType is required there); capless admission requires it too"],
+  [/^AWSMachine(Template)?: spec removed$/, "capless requires the spec of an AWSMachine(Template): the CRD requires instanceType in it, and CAPA's controller has nothing to launch without one"],
 ];
 
 export function knownDifference(name: string): string | undefined {

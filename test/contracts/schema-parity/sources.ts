@@ -45,6 +45,8 @@ export function storageSchemas(): Map<string, { version: string; schema: Schema 
   return schemas;
 }
 
+const infrastructure = 'infrastructure.cluster.x-k8s.io/v1beta2';
+
 /** Objects that carry the fields CEL rules and deep bounds sit on, which no fixture or example has. */
 function ruleCarriers(): unknown[] {
   const config = kubeadmConfig();
@@ -52,14 +54,35 @@ function ruleCarriers(): unknown[] {
     ...config.spec,
     clusterConfiguration: { apiServer: { extraArgs: [{ name: 'audit-log-maxage', value: '30' }] } },
     diskSetup: {
-      partitions: [{ device: '/dev/sdb', layout: true, overwrite: false, tableType: 'gpt', diskLayout: [{ percentage: 100, partitionType: 'Linux' }] }],
+      partitions: [{ device: '/dev/sdb', overwrite: false, tableType: 'gpt', diskLayout: [{ percentage: 100, partitionType: 'Linux' }] }],
       filesystems: [{ device: '/dev/sdb1', filesystem: 'ext4', label: 'data' }],
     },
     files: [{ path: '/etc/motd', content: 'hi', owner: 'root:root', permissions: '0644' }],
     users: [{ name: 'ops', sshAuthorizedKeys: ['ssh-ed25519 AAAA'] }],
     ntp: { enabled: true, servers: ['time.example.com'] },
   };
-  return [{ ...config, metadata: { name: 'carrier', namespace: 'default' }, spec }];
+  const awsCluster = {
+    apiVersion: infrastructure,
+    kind: 'AWSCluster',
+    metadata: { name: 'carrier', namespace: 'default' },
+    spec: {
+      region: 'us-east-1',
+      controlPlaneLoadBalancer: { ingressRules: [{ description: 'API server', protocol: 'tcp', fromPort: 6443, toPort: 6443, cidrBlocks: ['10.0.0.0/8'] }] },
+      network: { vpc: { carrierGatewayId: 'cagw-0123456789abcdef0', elasticIpPool: { publicIpv4Pool: 'ipv4pool-ec2-0123456789abcdef0', publicIpv4PoolFallbackOrder: 'amazon-pool' } } },
+    },
+  };
+  const awsMachine = {
+    apiVersion: infrastructure,
+    kind: 'AWSMachine',
+    metadata: { name: 'carrier', namespace: 'default' },
+    spec: { instanceType: 't3.large', capacityReservationId: 'cr-0123456789abcdef0' },
+  };
+  return [{ ...config, metadata: { name: 'carrier', namespace: 'default' }, spec }, awsCluster, awsMachine];
+}
+
+/** The rule carriers, for a test that they are admitted (else they would silently drop out). */
+export function ruleCarrierObjects(): unknown[] {
+  return ruleCarriers();
 }
 
 /** Every object admission accepts, named by where it comes from. */

@@ -8,7 +8,7 @@
 
 import { isRecord } from '../../../shared/contracts/json.js';
 import { fieldPath } from '../../../shared/contracts/validation/field-error.js';
-import { celVariants } from './cel-rules.js';
+import { celVariants, rulesOf } from './cel-rules.js';
 
 export type Schema = Record<string, unknown>;
 export type Segment = string | number;
@@ -65,7 +65,9 @@ function children(node: unknown, nodeSchema: Schema, path: Segment[]): Child[] {
   return Object.entries(node).flatMap(([key, value]): Child[] => {
     const child = properties[key];
     if ((path.length === 0 && SKIPPED_ROOT.has(key)) || !isRecord(child)) return [];
-    return [{ at: [...path, key], value, schema: child, removal: { optional: !required.includes(key), leavesEnough } }];
+    // A CEL rule of the object naming the field decides its removal: the rule's own variants cover that.
+    const ruled = rulesOf(nodeSchema).some((rule) => rule.includes(`self.${key}`));
+    return [{ at: [...path, key], value, schema: child, ...(ruled ? {} : { removal: { optional: !required.includes(key), leavesEnough } }) }];
   });
 }
 
