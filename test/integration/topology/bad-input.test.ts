@@ -61,7 +61,8 @@ function clusterClass(name: string, prefix: string, patches: unknown[] = []): Ku
         { name: 'size', required: true, schema: { openAPIV3Schema: { type: 'string', enum: ['small', 'large'] } } },
         { name: 'count', required: false, schema: { openAPIV3Schema: { type: 'integer', minimum: 1, default: 2 } } },
       ],
-      patches,
+      // An empty list is left out, as Cluster API's CRD (minItems 1) requires.
+      ...(patches.length > 0 ? { patches } : {}),
     },
   };
 }

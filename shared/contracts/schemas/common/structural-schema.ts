@@ -143,7 +143,11 @@ function arraySchema(schema: StructuralSchema): z.ZodType {
       items.forEach((item, index) => {
         const record: Record<string, unknown> = typeof item === 'object' && item !== null ? { ...item } : {};
         const key = JSON.stringify(mapKeys.map((k) => record[k]));
-        if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [index], message: `duplicate value for the list-map key(s) ${mapKeys.join(', ')}` });
+        if (seen.has(key)) {
+          // As the API server reports it: `…[1]: Duplicate value: {"class":"worker"}`.
+          const fieldError = { field: '', reason: 'FieldValueDuplicate', value: Object.fromEntries(mapKeys.map((k) => [k, record[k]])) };
+          ctx.addIssue({ code: 'custom', path: [index], message: `duplicate value for the list-map key(s) ${mapKeys.join(', ')}`, params: { fieldError } });
+        }
         seen.add(key);
       });
     });
