@@ -17,12 +17,15 @@ const kinds = {
   awsmachinetemplates: 'awsMachineTemplate',
 };
 
+/** Drops the `description` keyword, not properties that happen to be named so (ingress rules have one). */
 const strip = (node) => {
   if (Array.isArray(node)) return node.map(strip);
-  if (node && typeof node === 'object') {
-    return Object.fromEntries(Object.entries(node).filter(([k]) => k !== 'description').map(([k, v]) => [k, strip(v)]));
-  }
-  return node;
+  if (!node || typeof node !== 'object') return node;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([k]) => k !== 'description')
+      .map(([k, v]) => [k, k === 'properties' ? Object.fromEntries(Object.entries(v).map(([name, child]) => [name, strip(child)])) : strip(v)]),
+  );
 };
 
 for (const [plural, name] of Object.entries(kinds)) {

@@ -13,8 +13,10 @@ describe('required and optional specs, as the CRDs declare them', () => {
     expect(valueAt(admitted, 'spec', 'template', 'spec', 'format')).toBe('cloud-config');
   });
 
-  it('a Cluster without spec is refused naming spec (the CRD requires it)', () => {
-    expect(() => admitCreate({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'c', namespace: 'default' } }, ctx)).toThrow(/spec/);
-    expect(admitCreate({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'c', namespace: 'default' }, spec: {} }, ctx).kind).toBe('Cluster');
+  it('a Cluster without spec, or with an empty one, is refused naming spec (the CRD requires it, minProperties 1)', () => {
+    const cluster = (extra: object) => ({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'c', namespace: 'default' }, ...extra });
+    expect(() => admitCreate(cluster({}), ctx)).toThrow(/spec: Required value/);
+    expect(() => admitCreate(cluster({ spec: {} }), ctx)).toThrow(/spec: Invalid value: {}: spec in body should have at least 1 properties/);
+    expect(admitCreate(cluster({ spec: { paused: false } }), ctx).kind).toBe('Cluster');
   });
 });

@@ -90,7 +90,7 @@ export function kubeadmConfig() {
     apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2',
     kind: 'KubeadmConfig',
     metadata: { name: 'm1', namespace: 'default' },
-    spec: { joinConfiguration: { nodeRegistration: {} } },
+    spec: { joinConfiguration: { nodeRegistration: { imagePullPolicy: 'IfNotPresent' } } },
   };
 }
 

@@ -395,7 +395,7 @@ describe('int32 fields (CRD format: int32)', () => {
     expect(error.causes).toContainEqual({
       field: 'spec.replicas',
       reason: 'FieldValueInvalid',
-      message: 'Invalid value: 2147483648: must be less than or equal to 2147483647',
+      message: 'Invalid value: 2147483648: spec.replicas in body should be less than or equal to 2147483647',
     });
   });
 

@@ -162,7 +162,7 @@ describe('admitCreate rejections', () => {
     const obj = withValue(
       withValue(kubeadmControlPlane(), 'spec.replicas', 2),
       'spec.kubeadmConfigSpec.clusterConfiguration',
-      { etcd: { external: { endpoints: ['https://etcd:2379'] } } },
+      { etcd: { external: { endpoints: ['https://etcd:2379'], caFile: '/etc/etcd/ca.crt', certFile: '/etc/etcd/client.crt', keyFile: '/etc/etcd/client.key' } } },
     );
     expect(admitCreate(obj, ctx).spec?.replicas).toBe(2);
   });

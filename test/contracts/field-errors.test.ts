@@ -10,6 +10,7 @@ import {
   required,
   tooLong,
   tooLongBytes,
+  tooMany,
 } from '../../shared/contracts/validation/field-error.js';
 import { selectorMatches } from '../../shared/contracts/validation/label-selector.js';
 import { isKubernetesVersion } from '../../shared/contracts/validation/kubernetes-version.js';
@@ -34,6 +35,7 @@ describe('renderFieldError', () => {
     [notSupported('spec.format', 'yaml', ['cloud-config', 'ignition']), 'spec.format: Unsupported value: "yaml": supported values: "cloud-config", "ignition"'],
     [tooLong('spec.clusterName', 'x', 63), 'spec.clusterName: Too long: may not be more than 63 bytes'],
     [tooLongBytes('metadata.annotations', 262144), 'metadata.annotations: Too long: must have at most 262144 bytes'],
+    [tooMany('spec.clusterNetwork.pods.cidrBlocks', 101, 100), 'spec.clusterNetwork.pods.cidrBlocks: Too many: 101: must have at most 100 items'],
     [invalid('metadata.labels', 'k'.repeat(300), 'bad'), `metadata.labels: Invalid value: "${'k'.repeat(256)}"... (300 characters): bad`],
   ])('%j', (error, expected) => {
     expect(renderFieldError(error)).toBe(expected);

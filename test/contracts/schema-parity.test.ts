@@ -1,148 +1,50 @@
 /**
  * Schema parity with Cluster API's CRDs, generated: from every valid object (the project's own
- * fixtures and the upstream examples), variants are derived along the CRD's openAPIV3Schema —
- * each present field removed (refused exactly when the CRD requires it), each string or integer
- * given the other type, each enum field an unlisted value (always refused) — and admission must
- * agree with the CRD on every one. The CRDs live in ../shared/capi-samples/crds, outside the
- * repository: without them the suite is skipped with the reason.
+ * fixtures, the upstream examples and templates), variants are derived along the CRD's
+ * openAPIV3Schema (./schema-parity/variants.ts) — each present field removed (refused exactly
+ * when the CRD requires it), of the other type, outside its enum, past its length, item, value
+ * and property bounds, not matching its pattern — and each CEL rule of a known shape broken
+ * (./schema-parity/cel-rules.ts). Admission must agree with the CRD on every one, and a refusal
+ * must be a 422 whose causes name the field. The CRDs live in ../shared/capi-samples, outside
+ * the repository: without them the suite is skipped with the reason.
  */
 
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parse, parseAllDocuments } from 'yaml';
 import { admitCreate } from '../../shared/contracts/admission/admit.js';
-import { isRecord } from '../../shared/contracts/json.js';
 import { groupOf } from '../../shared/contracts/object.js';
-import { lifecycleCluster } from '../support/lifecycle-manifests.js';
-import { cluster, ctx, kubeadmConfig, kubeadmControlPlane, machine, machineDeployment, machineSet } from './admission-fixtures.js';
+import { celPredicate } from '../../shared/contracts/schemas/common/cel-rules.js';
+import { InvalidError } from '../../shared/errors/index.js';
+import { ctx } from './admission-fixtures.js';
+import { rulesOf, shapeOf } from './schema-parity/cel-rules.js';
+import { knownDifference } from './schema-parity/known-differences.js';
+import { CRDS, refusedUpstream, ruleCarrierObjects, storageSchemas, validObjects } from './schema-parity/sources.js';
+import { type Schema, type Variant, variants } from './schema-parity/variants.js';
 
-const SHARED = fileURLToPath(new URL('../../../shared/capi-samples/', import.meta.url));
-const CRDS = `${SHARED}crds/`;
-const EXAMPLES = `${SHARED}examples/`;
-
-type Schema = Record<string, unknown>;
-
-function storageSchemas(): Map<string, Schema> {
-  const schemas = new Map<string, Schema>();
-  if (!existsSync(CRDS)) return schemas;
-  for (const file of readdirSync(CRDS).filter((f) => f.endsWith('.yaml'))) {
-    const crd: unknown = parse(readFileSync(`${CRDS}${file}`, 'utf8'));
-    if (!isRecord(crd) || !isRecord(crd.spec) || !isRecord(crd.spec.names) || !Array.isArray(crd.spec.versions)) continue;
-    const storage = crd.spec.versions.find((v) => isRecord(v) && v.storage === true);
-    const schema = isRecord(storage) && isRecord(storage.schema) ? storage.schema.openAPIV3Schema : undefined;
-    if (isRecord(schema)) schemas.set(`${String(crd.spec.group)}/${String(crd.spec.names.kind)}`, schema);
-  }
-  return schemas;
-}
-
-function validObjects(): [string, Record<string, unknown>][] {
-  const own: [string, unknown][] = [
-    ...[cluster(), machine(), machineSet(), machineDeployment(), kubeadmControlPlane(), kubeadmConfig()].map((o): [string, unknown] => [`fixture ${o.kind}`, o]),
-    ...lifecycleCluster('parity').map((o): [string, unknown] => [`lifecycle ${o.kind}`, o]),
-  ];
-  const upstream: [string, unknown][] = existsSync(EXAMPLES)
-    ? readdirSync(EXAMPLES)
-        .filter((f) => f.endsWith('.yaml'))
-        .flatMap((f) => parseAllDocuments(readFileSync(`${EXAMPLES}${f}`, 'utf8')).map((d, i): [string, unknown] => [`${f}#${i}`, d.toJS()]))
-    : [];
-  return [...own, ...upstream].flatMap(([name, doc]): [string, Record<string, unknown>][] => {
-    if (!isRecord(doc) || JSON.stringify(doc).includes('${')) return [];
-    try {
-      admitCreate(structuredClone(doc), ctx);
-      return [[name, doc]];
-    } catch {
-      return [];
-    }
-  });
-}
-
-interface Variant {
-  name: string;
-  object: unknown;
-  crdAccepts: boolean;
-}
-
-const SKIPPED_ROOT = new Set(['apiVersion', 'kind', 'metadata', 'status']);
-
-/** Variants of `object` along `schema`, up to `depth` levels below the root. */
-function variants(root: Record<string, unknown>, schema: Schema, depth = 4): Variant[] {
-  const found: Variant[] = [];
-  const walk = (node: Record<string, unknown>, nodeSchema: Schema, path: string[]) => {
-    const properties = isRecord(nodeSchema.properties) ? nodeSchema.properties : {};
-    const required = Array.isArray(nodeSchema.required) ? nodeSchema.required : [];
-    for (const [key, value] of Object.entries(node)) {
-      const child = properties[key];
-      if ((path.length === 0 && SKIPPED_ROOT.has(key)) || !isRecord(child)) continue;
-      const at = [...path, key];
-      found.push(...fieldVariants(root, at, value, child, !required.includes(key)));
-      if (isRecord(value) && child.type === 'object' && at.length < depth) walk(value, child, at);
-    }
-  };
-  walk(root, schema, []);
-  return found;
-}
-
-/** The field removed (accepted unless required), of the other type, outside its enum. */
-function fieldVariants(root: Record<string, unknown>, at: string[], value: unknown, schema: Schema, optional: boolean): Variant[] {
-  const name = at.join('.');
-  const found: Variant[] = [{ name: `${name} removed`, object: setAt(root, at, undefined), crdAccepts: optional }];
-  if (schema.type === 'string' && typeof value === 'string') found.push({ name: `${name} as a number`, object: setAt(root, at, 7), crdAccepts: false });
-  if (schema.type === 'integer' && typeof value === 'number') found.push({ name: `${name} as a string`, object: setAt(root, at, 'seven'), crdAccepts: false });
-  if (Array.isArray(schema.enum) && typeof value === 'string') found.push({ name: `${name} outside its enum`, object: setAt(root, at, 'NotAnEnumValue'), crdAccepts: false });
-  return found;
-}
-
-function setAt(root: Record<string, unknown>, path: string[], value: unknown): unknown {
-  const copy = structuredClone(root);
-  let node: Record<string, unknown> = copy;
-  for (const key of path.slice(0, -1)) {
-    const next = node[key];
-    if (!isRecord(next)) return copy;
-    node = next;
-  }
-  const last = path.at(-1) ?? '';
-  if (value === undefined) delete node[last];
-  else node[last] = value;
-  return copy;
-}
-
-function admits(object: unknown): boolean {
+/** The fields a refusal names, or undefined when the object is admitted. */
+function refusal(object: unknown): string[] | undefined {
   try {
     admitCreate(object, ctx);
-    return true;
-  } catch {
-    return false;
+    return undefined;
+  } catch (error) {
+    if (error instanceof InvalidError) return error.causes.map((c) => c.field ?? '');
+    throw error;
   }
 }
 
-/**
- * Where capless knowingly differs from the CRD, with the reason; each is reported as skipped.
- * Everything else must agree.
- */
-const DEFAULTED_SELECTOR =
-  "Cluster API's defaulting webhook sets the selector from the cluster name before the CRD schema is checked (mutating admission runs first); capless defaults it the same way";
-const KNOWN: Record<string, string> = {
-  'MachineSet: spec.selector removed': DEFAULTED_SELECTOR,
-  'MachineDeployment: spec.selector removed': DEFAULTED_SELECTOR,
-  'Machine: spec.bootstrap.configRef removed':
-    "Cluster API's Machine validating webhook refuses a bootstrap with neither configRef nor dataSecretName; capless admission does too",
-  'MachineDeployment: spec.template.metadata removed':
-    "Cluster API's MachineDeployment validating webhook refuses a selector that does not match the template labels; capless admission does too",
-  'MachineDeployment: spec.template.metadata.labels removed':
-    "Cluster API's MachineDeployment validating webhook refuses a selector that does not match the template labels; capless admission does too",
-  'ExtensionConfig: spec.clientConfig.service removed':
-    "Cluster API's ExtensionConfig validating webhook refuses a clientConfig with neither url nor service; capless admission does too",
-  'ClusterClass: spec.variables removed':
-    "Cluster API's ClusterClass validating webhook refuses a patch whose valueFrom.variable names no defined variable; capless admission does too",
-};
+const at = (field: string, cause: string) => cause === field || cause.startsWith(`${field}.`) || cause.startsWith(`${field}[`);
 
 const schemas = storageSchemas();
-const cases = schemas.size === 0 ? [] : validObjects().flatMap(([source, object]) => {
-  const schema = schemas.get(`${groupOf(String(object.apiVersion))}/${String(object.kind)}`);
-  return schema ? variants(object, schema).map((v): [string, Variant] => [`${String(object.kind)} (${source}): ${v.name}`, v]) : [];
-});
-const unique = [...new Map(cases.map(([name, v]) => [`${name.replace(/ \(.*\)/, '')}|${v.crdAccepts}`, [name, v] as [string, Variant]])).values()];
+const cases =
+  schemas.size === 0
+    ? []
+    : validObjects().flatMap(([source, object]) => {
+        const crd = schemas.get(`${groupOf(String(object.apiVersion))}/${String(object.kind)}`);
+        // Variants follow the storage version's schema: objects written in an older version are left out.
+        if (!crd || !String(object.apiVersion).endsWith(`/${crd.version}`)) return [];
+        return variants(object, crd.schema).map((v): [string, Variant] => [`${String(object.kind)} (${source}): ${v.name}`, v]);
+      });
+const withoutSource = (name: string) => name.replace(/ \([^)]*\)/, '');
+const unique = [...new Map(cases.map(([name, v]) => [`${withoutSource(name)}|${v.crdAccepts}`, [name, v] as [string, Variant]])).values()];
 
 describe("admission agrees with Cluster API's CRDs on generated variants", () => {
   if (schemas.size === 0) {
@@ -150,13 +52,58 @@ describe("admission agrees with Cluster API's CRDs on generated variants", () =>
     return;
   }
   for (const [name, variant] of unique) {
-    const known = KNOWN[name.replace(/ \(.*\)/, '')];
+    const known = knownDifference(withoutSource(name));
     if (known) {
       it(`${name} skipped`, (context) => context.skip(known));
       continue;
     }
     it(`${name}: ${variant.crdAccepts ? 'accepted' : 'refused'} as the CRD does`, () => {
-      expect(admits(variant.object)).toBe(variant.crdAccepts);
+      const fields = refusal(variant.object);
+      if (variant.crdAccepts) expect(fields).toBeUndefined();
+      else expect(fields?.some((field) => at(variant.field, field)), `causes name ${variant.field}: ${JSON.stringify(fields)}`).toBe(true);
     });
   }
+});
+
+/** `Kind.path` of every CEL rule of the served kinds' CRDs. */
+function celRules(): Map<string, string[]> {
+  const rules = new Map<string, string[]>();
+  const walk = (schema: Schema, path: string) => {
+    for (const rule of rulesOf(schema)) rules.set(rule, [...(rules.get(rule) ?? []), path]);
+    const properties = typeof schema.properties === 'object' && schema.properties !== null ? Object.entries(schema.properties) : [];
+    for (const [name, child] of properties) if (typeof child === 'object' && child !== null) walk(child as Schema, `${path}.${name}`);
+    if (typeof schema.items === 'object' && schema.items !== null) walk(schema.items as Schema, `${path}[]`);
+  };
+  for (const [groupKind, { schema }] of schemas) if (ctx.kinds.get(groupKind.split('/')[0] ?? '', groupKind.split('/')[1] ?? '')) walk(schema, groupKind.split('/')[1] ?? '');
+  return rules;
+}
+
+describe("the CRDs' CEL rules (x-kubernetes-validations)", () => {
+  if (schemas.size === 0) {
+    it('CEL rules', (context) => context.skip(`${CRDS} is absent: CEL rules not compared`));
+    return;
+  }
+  const broken = new Set(unique.flatMap(([, v]) => (v.rule ? [v.rule] : [])));
+  for (const [rule, paths] of celRules()) {
+    const where = `${paths.slice(0, 2).join(', ')}${paths.length > 2 ? ` and ${paths.length - 2} more` : ''}`;
+    if (!celPredicate(rule)) {
+      it(`"${rule}" at ${where} is not evaluated`, (context) => context.skip('admission has no CEL interpreter and this rule is of no shape shared/contracts/schemas/common/cel-rules.ts evaluates'));
+    } else if (!shapeOf(rule)) {
+      it(`"${rule}" at ${where} is not compared`, (context) => context.skip('no rule shape in schema-parity/cel-rules.ts breaks it'));
+    } else if (!broken.has(rule)) {
+      it(`"${rule}" at ${where} is not exercised`, (context) => context.skip('no valid object carries the field it is declared on'));
+    } else {
+      it(`"${rule}" at ${where} is evaluated by admission (its variants above are refused)`, () => expect(celPredicate(rule)).toBeDefined());
+    }
+  }
+});
+
+describe('the valid objects variants are derived from', () => {
+  it('every upstream example and sample object is admitted', (context) => {
+    if (schemas.size === 0) return context.skip(`${CRDS} is absent`);
+    expect(refusedUpstream().join('\n')).toBe('');
+  });
+  it.each(ruleCarrierObjects().map((o, i): [string, unknown] => [`${i}`, o]))('rule carrier %s is admitted', (_i, object) => {
+    expect(refusal(object)).toBeUndefined();
+  });
 });

@@ -103,7 +103,7 @@ describe('capless up (a real process)', () => {
     });
     expect(kubectl.stdout).toContain('configmap/kept');
     // A Cluster created just before the crash: its reconcile may not have run yet.
-    const cluster = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'resumed' }, spec: {} };
+    const cluster = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'resumed' }, spec: { clusterNetwork: { serviceDomain: 'cluster.local' } } };
     const created = await call(`${first.url}${CLUSTERS}`, ca, { method: 'POST', headers: auth, body: JSON.stringify(cluster) });
     expect(created.status).toBe(201);
     first.child.kill('SIGKILL');
@@ -136,7 +136,7 @@ describe('capless up (a real process)', () => {
     const ca = await readFile(join(dataDir, 'serving.crt'), 'utf8');
     const { token } = readKubeconfigCredentials(await readFile(join(dataDir, 'kubeconfig'), 'utf8'));
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const cluster = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'threaded' }, spec: {} };
+    const cluster = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'threaded' }, spec: { clusterNetwork: { serviceDomain: 'cluster.local' } } };
     expect((await call(`${up.url}${CLUSTERS}`, ca, { method: 'POST', headers: auth, body: JSON.stringify(cluster) })).status).toBe(201);
     const observed = await waitFor(async () => {
       const { body } = await call(`${up.url}${CLUSTERS}/threaded`, ca, { headers: auth });

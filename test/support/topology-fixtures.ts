@@ -89,8 +89,11 @@ export async function setUpTopologyCluster(topology: TopologyInput, store = new 
           topology: {
             classRef: { name: 'cc' },
             version: 'v1.33.0',
-            controlPlane: topology.cpReplicas === undefined ? {} : { replicas: topology.cpReplicas },
-            workers: { machineDeployments: topology.mds.map((md) => ({ name: md.name, class: md.class, ...(md.replicas === undefined ? {} : { replicas: md.replicas }) })) },
+            // Empty objects and lists are left out, as Cluster API's CRD (minProperties, minItems) requires.
+            ...(topology.cpReplicas === undefined ? {} : { controlPlane: { replicas: topology.cpReplicas } }),
+            ...(topology.mds.length === 0
+              ? {}
+              : { workers: { machineDeployments: topology.mds.map((md) => ({ name: md.name, class: md.class, ...(md.replicas === undefined ? {} : { replicas: md.replicas }) })) } }),
             variables: [{ name: 'tag', value: topology.tag }],
           },
         },

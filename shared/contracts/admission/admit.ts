@@ -33,6 +33,8 @@ interface Prepared {
   env: Envelope;
   obj: JsonRecord;
   errors: FieldError[];
+  /** The request was in the storage version: the vendored CRD schema (of that version) applies. */
+  inStorageVersion: boolean;
 }
 
 function resolveNamespace(obj: JsonRecord, env: Envelope, ctx: AdmissionContext, errors: FieldError[]): string {
@@ -68,7 +70,7 @@ function prepare(input: unknown, ctx: AdmissionContext): Prepared {
   obj.apiVersion = env.group ? `${env.group}/${storage}` : storage;
   if (env.group !== '') dropNullFields(obj.spec);
   convertReferences(obj, env.group, env.info.kind, namespace, errors);
-  return { env, obj, errors };
+  return { env, obj, errors, inStorageVersion: env.version === storage };
 }
 
 function unwrap(result: StrategyResult, env: Envelope, earlier: readonly FieldError[] = []): KubeObject {
@@ -90,20 +92,20 @@ function identityErrors(obj: JsonRecord, old: KubeObject): FieldError[] {
 
 /** A new object: status is dropped for kinds with a status subresource, as Kubernetes does. */
 export function admitCreate(obj: unknown, ctx: AdmissionContext): KubeObject {
-  const { env, obj: prepared, errors } = prepare(obj, ctx);
+  const { env, obj: prepared, errors, inStorageVersion } = prepare(obj, ctx);
   if (env.info.statusSubresource) delete prepared.status;
-  return unwrap(strategyFor(env.group, env.info.kind).admit(prepared, ctx), env, errors);
+  return unwrap(strategyFor(env.group, env.info.kind).admit(prepared, ctx, inStorageVersion), env, errors);
 }
 
 /** A spec/metadata update: status stays the stored one; immutable fields are compared with `oldObj`. */
 export function admitUpdate(newObj: unknown, oldObj: KubeObject, ctx: AdmissionContext): KubeObject {
-  const { env, obj, errors } = prepare(newObj, ctx);
+  const { env, obj, errors, inStorageVersion } = prepare(newObj, ctx);
   errors.push(...identityErrors(obj, oldObj));
   if (env.info.statusSubresource) {
     if (oldObj.status === undefined) delete obj.status;
     else obj.status = clone(oldObj.status);
   }
-  const admitted = unwrap(strategyFor(env.group, env.info.kind).admit(obj, ctx), env, errors);
+  const admitted = unwrap(strategyFor(env.group, env.info.kind).admit(obj, ctx, inStorageVersion), env, errors);
   const immutable = validateImmutable(env.group, admitted, oldObj);
   if (immutable.length > 0) throw invalidError(env.info, env.name, immutable);
   return admitted;

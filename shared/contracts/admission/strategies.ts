@@ -31,6 +31,7 @@ import { validateMachineHealthCheck } from '../validation/machine-health-check.j
 import { validateExtensionConfig } from '../validation/extension-config.js';
 import { extensionConfigSchema } from '../schemas/runtime/extension-config.js';
 import { RUNTIME_GROUP } from '../schemas/groups.js';
+import { crdSchemaErrors } from './crd-schema-check.js';
 import { fieldErrorsFromZod } from './zod-issues.js';
 
 export type StrategyResult = { ok: true; object: KubeObject } | { ok: false; errors: FieldError[] };
@@ -38,8 +39,12 @@ export type StrategyResult = { ok: true; object: KubeObject } | { ok: false; err
 export interface AdmissionStrategy {
   /** Schema check only (status writes, stored objects). */
   parse(input: unknown): StrategyResult;
-  /** Schema check, defaults, then validation. */
-  admit(input: unknown, ctx: ValidationContext): StrategyResult;
+  /**
+   * Schema check, defaults, the CRD's schema (unless `checkCrdSchema` is false: a request in an
+   * older version is checked against that version's schema by the API server, which capless does
+   * not vendor), then validation.
+   */
+  admit(input: unknown, ctx: ValidationContext, checkCrdSchema?: boolean): StrategyResult;
 }
 
 interface KindStrategy<T extends KubeObject> {
@@ -55,10 +60,13 @@ function erase<T extends KubeObject>(kind: KindStrategy<T>): AdmissionStrategy {
   };
   return {
     parse,
-    admit(input, ctx) {
+    admit(input, ctx, checkCrdSchema = true) {
       const parsed = parse(input);
       if (!parsed.ok) return parsed;
       const object = kind.defaults ? kind.defaults(parsed.object) : parsed.object;
+      // The CRD's schema first, then the kind's own rules (the API server's order: schema, then validating webhooks).
+      const schemaErrors = checkCrdSchema ? crdSchemaErrors(object) : [];
+      if (schemaErrors.length > 0) return { ok: false, errors: schemaErrors };
       const errors = kind.validate ? kind.validate(object, ctx) : [];
       return errors.length > 0 ? { ok: false, errors } : { ok: true, object };
     },

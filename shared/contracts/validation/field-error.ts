@@ -9,7 +9,8 @@ export type FieldErrorReason =
   | 'FieldValueNotSupported'
   | 'FieldValueForbidden'
   | 'FieldValueDuplicate'
-  | 'FieldValueTooLong';
+  | 'FieldValueTooLong'
+  | 'FieldValueTooMany';
 
 export interface FieldError {
   /** `spec.topology.workers.machineDeployments[0].name` style. */
@@ -72,6 +73,14 @@ export const tooLong = (field: string, value: unknown, max: number): FieldError 
   detail: `may not be more than ${max} bytes`,
 });
 
+/** A list with more items than allowed (`field.TooMany`). */
+export const tooMany = (field: string, count: number, max: number): FieldError => ({
+  field,
+  reason: 'FieldValueTooMany',
+  value: count,
+  detail: `must have at most ${max} items`,
+});
+
 /** A size limit over several values (`field.TooLong` of current apimachinery: no value shown). */
 export const tooLongBytes = (field: string, max: number): FieldError => ({
   field,
@@ -109,6 +118,8 @@ export function errorBody(error: FieldError): string {
       return `Duplicate value: ${renderValue(error.value)}`;
     case 'FieldValueTooLong':
       return `Too long${detail}`;
+    case 'FieldValueTooMany':
+      return `Too many: ${renderValue(error.value)}${detail}`;
   }
 }
 

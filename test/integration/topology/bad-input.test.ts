@@ -61,7 +61,8 @@ function clusterClass(name: string, prefix: string, patches: unknown[] = []): Ku
         { name: 'size', required: true, schema: { openAPIV3Schema: { type: 'string', enum: ['small', 'large'] } } },
         { name: 'count', required: false, schema: { openAPIV3Schema: { type: 'integer', minimum: 1, default: 2 } } },
       ],
-      patches,
+      // An empty list is left out, as Cluster API's CRD (minItems 1) requires.
+      ...(patches.length > 0 ? { patches } : {}),
     },
   };
 }
@@ -140,8 +141,8 @@ describe('bad topology input through the HTTP API', () => {
     expect(response.status).toBe(422);
     expect(causes(response.body)).toContain('spec.topology.variables[0].value');
     const after = await api.get(CORE, 'Cluster', NS, 'c-defaults');
-    expect(after?.spec).toEqual(before?.spec);
-    expect(after?.metadata.generation).toBe(before?.metadata.generation);
+    // The controllers keep writing the rest of the spec (refs, endpoint) meanwhile; the refused patch must not have touched the topology.
+    expect(after?.spec?.topology).toEqual(before?.spec?.topology);
   });
 
   it('a class whose templates do not exist says so on the class and on its Clusters; nothing is created', async () => {

@@ -92,7 +92,7 @@ describe('ClusterClass admission', () => {
     ['value and valueFrom both set', (s) => ((s.patches as JsonRecord[])[0] = { name: 'p', definitions: [{ selector: { apiVersion: 'a/v1', kind: 'K', matchResources: { controlPlane: true } }, jsonPatches: [{ op: 'add', path: '/spec/x', value: 1, valueFrom: { variable: 'tag' } }] }] }), 'spec.patches[0].definitions[0].jsonPatches[0]'],
     ['a duplicate variable', (s) => (s.variables as JsonRecord[]).push({ name: 'tag', required: false, schema: { openAPIV3Schema: { type: 'string' } } }), 'spec.variables[4].name'],
     ['a default outside the schema', (s) => (s.variables as JsonRecord[]).push({ name: 'n', required: false, schema: { openAPIV3Schema: { type: 'integer', default: 'x' } } }), 'spec.variables[4].schema.openAPIV3Schema.default'],
-    ['a duplicate MachineDeployment class', (s) => ((s.workers as { machineDeployments: unknown[] }).machineDeployments.push(clone((s.workers as { machineDeployments: unknown[] }).machineDeployments[0]))), 'spec.workers.machineDeployments[1].class'],
+    ['a duplicate MachineDeployment class', (s) => ((s.workers as { machineDeployments: unknown[] }).machineDeployments.push(clone((s.workers as { machineDeployments: unknown[] }).machineDeployments[0]))), 'spec.workers.machineDeployments[1]'],
     ['a templateRef without a name', (s) => ((s.infrastructure as JsonRecord).templateRef = { apiVersion: INFRA, kind: 'DevClusterTemplate' }), 'spec.infrastructure.templateRef.name'],
   ])('refuses %s with the field at fault', (_name, mutate, field) => {
     expect(fieldsOf(() => admitCreate(patched(mutate), ctx))).toContain(field);

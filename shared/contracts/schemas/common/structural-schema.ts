@@ -5,11 +5,13 @@
  * fields, duplicate list-map keys) is rejected, and its `default`s are applied the way the
  * API server applies them (only where the enclosing object is present).
  *
- * Not evaluated: `x-kubernetes-validations` (CEL rules). Callers that need one write it as a
- * validation function; `celRulesOf` lists them so a test can say which are covered.
+ * `x-kubernetes-validations` (CEL rules) are evaluated where their shape is one ./cel-rules.ts
+ * knows; the others are not (`celRulesOf` lists them so a test can say which are covered).
  */
 
 import { z } from 'zod';
+import { invalid } from '../../validation/field-error.js';
+import { celPredicate, celValueType } from './cel-rules.js';
 
 export interface StructuralSchema {
   type?: 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean';
@@ -36,6 +38,8 @@ export interface StructuralSchema {
   'x-kubernetes-preserve-unknown-fields'?: boolean;
   'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
   'x-kubernetes-list-map-keys'?: readonly string[];
+  'x-kubernetes-map-type'?: 'atomic' | 'granular';
+  'x-kubernetes-embedded-resource'?: boolean;
   'x-kubernetes-validations'?: readonly { rule: string; message?: string }[];
 }
 
@@ -51,9 +55,31 @@ export function zodObjectFromStructural(schema: StructuralSchema): z.ZodType<Rec
 }
 
 function nodeSchema(schema: StructuralSchema): z.ZodType {
-  if (schema['x-kubernetes-int-or-string']) return z.union([z.int(), z.string()]);
+  if (schema['x-kubernetes-int-or-string']) return withCelRules(z.union([z.int(), z.string()]), schema);
   const typed = typedSchema(schema);
-  return (schema.allOf ?? []).reduce<z.ZodType>((acc, part) => acc.and(constraintsOnly(part)), typed);
+  return withCelRules(
+    (schema.allOf ?? []).reduce<z.ZodType>((acc, part) => acc.and(constraintsOnly(part)), typed),
+    schema,
+  );
+}
+
+/**
+ * The node's CEL rules of a known shape, checked once the node is otherwise valid (as the API
+ * server does), each failure `Invalid value: "<type>": <message>` at the node's path.
+ */
+function withCelRules(base: z.ZodType, schema: StructuralSchema): z.ZodType {
+  const rules = (schema['x-kubernetes-validations'] ?? []).flatMap(({ rule, message }) => {
+    const predicate = celPredicate(rule);
+    return predicate ? [{ predicate, detail: message ?? `failed rule: ${rule}` }] : [];
+  });
+  if (rules.length === 0) return base;
+  return base.superRefine((value, ctx) => {
+    for (const { predicate, detail } of rules) {
+      if (predicate(value)) continue;
+      const fieldError = invalid('', schema.type ?? celValueType(value), detail);
+      ctx.addIssue({ code: 'custom', message: detail, params: { fieldError } });
+    }
+  });
 }
 
 /** An `allOf` member repeats constraints (enums) without a type: check them on the same value. */
@@ -117,7 +143,11 @@ function arraySchema(schema: StructuralSchema): z.ZodType {
       items.forEach((item, index) => {
         const record: Record<string, unknown> = typeof item === 'object' && item !== null ? { ...item } : {};
         const key = JSON.stringify(mapKeys.map((k) => record[k]));
-        if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [index], message: `duplicate value for the list-map key(s) ${mapKeys.join(', ')}` });
+        if (seen.has(key)) {
+          // As the API server reports it: `…[1]: Duplicate value: {"class":"worker"}`.
+          const fieldError = { field: '', reason: 'FieldValueDuplicate', value: Object.fromEntries(mapKeys.map((k) => [k, record[k]])) };
+          ctx.addIssue({ code: 'custom', path: [index], message: `duplicate value for the list-map key(s) ${mapKeys.join(', ')}`, params: { fieldError } });
+        }
         seen.add(key);
       });
     });
@@ -129,10 +159,11 @@ function objectSchema(schema: StructuralSchema): z.ZodType {
   const object = objectShape(schema);
   const { minProperties, maxProperties } = schema;
   if (minProperties === undefined && maxProperties === undefined) return object;
-  return object.refine((value) => {
+  return object.superRefine((value, ctx) => {
     const count = typeof value === 'object' && value !== null ? Object.keys(value).length : 0;
-    return count >= (minProperties ?? 0) && count <= (maxProperties ?? Number.POSITIVE_INFINITY);
-  }, `must have between ${minProperties ?? 0} and ${maxProperties ?? 'any number of'} properties`);
+    if (minProperties !== undefined && count < minProperties) ctx.addIssue({ code: 'custom', message: `should have at least ${minProperties} properties`, params: { inBody: true } });
+    if (maxProperties !== undefined && count > maxProperties) ctx.addIssue({ code: 'custom', message: `should have at most ${maxProperties} properties`, params: { inBody: true } });
+  });
 }
 
 /** Declared properties (unknown ones rejected unless preserved), a map, or an open/empty object. */

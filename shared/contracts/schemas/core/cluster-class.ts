@@ -12,7 +12,7 @@ import { topologyDeletionSchema, topologyHealthCheckSchema } from './health-chec
 
 /** `{apiVersion, kind, name}`, all required; the template lives in the ClusterClass's namespace. */
 export const classTemplateRefSchema = z.strictObject({
-  apiVersion: z.string().min(1).max(316),
+  apiVersion: z.string().min(1).max(317),
   kind: z.string().min(1).max(63),
   name: z.string().min(1).max(253),
 });
