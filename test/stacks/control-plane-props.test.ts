@@ -25,6 +25,14 @@ describe('resolveControlPlaneProps', () => {
     expect(resolveControlPlaneProps({ authMode: 'jwt', jwtIssuer: 'https://id.example.com', jwtAudience: ['a'] }).authMode).toBe('jwt');
   });
 
+  it.each<[string, CaplessControlPlaneProps, boolean]>([
+    ['IAM mode', {}, false],
+    ['JWT mode', { authMode: 'jwt', jwtIssuer: 'https://id.example.com', jwtAudience: ['a'] }, true],
+    ['JWT mode without it', { authMode: 'jwt', jwtIssuer: 'https://id.example.com', jwtAudience: ['a'], apiFrontDoor: false }, false],
+  ])('puts the API front door in %s: %s', (_mode, props, frontDoor) => {
+    expect(resolveControlPlaneProps(props).apiFrontDoor).toBe(frontDoor);
+  });
+
   it('accepts an issuer only known at deploy time (a token)', () => {
     const issuer = Lazy.string({ produce: () => 'https://id.example.com' });
     expect(resolveControlPlaneProps({ authMode: 'jwt', jwtIssuer: issuer, jwtAudience: ['a'] }).jwtIssuer).toBe(issuer);
@@ -35,6 +43,7 @@ describe('resolveControlPlaneProps', () => {
     ['jwt with an http issuer', { authMode: 'jwt', jwtIssuer: 'http://id.example.com', jwtAudience: ['a'] }, /got 'http:\/\/id\.example\.com'/],
     ['jwt without audience', { authMode: 'jwt', jwtIssuer: 'https://id.example.com' }, /non-empty jwtAudience/],
     ['iam with a jwt issuer', { jwtIssuer: 'https://id.example.com' }, /apply only to authMode 'jwt'/],
+    ['iam with the API front door', { apiFrontDoor: true }, /apiFrontDoor needs authMode 'jwt'/],
     ['resync under a minute', { resyncPeriod: Duration.seconds(30) }, /whole number of minutes, at least 1; got 30 s/],
     ['resync of fractional minutes', { resyncPeriod: Duration.seconds(90) }, /got 90 s/],
     ['maxReceiveCount 0', { maxReceiveCount: 0 }, /maxReceiveCount must be an integer from 1 to 1000; got 0/],
