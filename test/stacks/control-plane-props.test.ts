@@ -71,6 +71,7 @@ describe('stackPropsFromContext', () => {
       authMode: undefined,
       jwtIssuer: undefined,
       jwtAudience: undefined,
+      apiFrontDoor: undefined,
       resyncPeriod: undefined,
       logRetention: undefined,
     });
@@ -94,6 +95,8 @@ describe('stackPropsFromContext', () => {
       jwtAudience: ['a', 'b'],
     }],
     ['a list from cdk.json', { 'capless:jwtAudience': ['a'] }, { jwtAudience: ['a'] }],
+    ['the front door switched off from -c', { 'capless:apiFrontDoor': 'false' }, { apiFrontDoor: false }],
+    ['the front door from cdk.json', { 'capless:apiFrontDoor': true }, { apiFrontDoor: true }],
     ['log retention days', { 'capless:logRetentionDays': '90' }, { logRetention: RetentionDays.THREE_MONTHS }],
     ['log retention as a number', { 'capless:logRetentionDays': 7 }, { logRetention: RetentionDays.ONE_WEEK }],
   ])('reads %s', (_name, context, expected) => {
@@ -109,6 +112,7 @@ describe('stackPropsFromContext', () => {
     ['a retention CloudWatch does not offer', { 'capless:logRetentionDays': '8' }, /capless:logRetentionDays must be a CloudWatch Logs retention .*; got 8/],
     ['a resync period that is not a number', { 'capless:resyncPeriodMinutes': 'often' }, /capless:resyncPeriodMinutes must be a number; got "often"/],
     ['an audience of numbers', { 'capless:jwtAudience': [1] }, /capless:jwtAudience must be a string or a list of strings/],
+    ['a front door that is not a boolean', { 'capless:apiFrontDoor': 'yes' }, /capless:apiFrontDoor must be true or false; got "yes"/],
     ['a stack name that is not a string', { 'capless:stackName': 3 }, /capless:stackName must be a string; got 3/],
   ])('fails on %s', (_name, context, message) => {
     expect(() => stackPropsFromContext(read(context))).toThrow(message);
