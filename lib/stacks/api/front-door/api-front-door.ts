@@ -38,7 +38,7 @@ export const WATCH_ORIGIN_READ_TIMEOUT = Duration.seconds(60);
 /**
  * Only so the distribution carries the watch origin (CloudFront defines origins through
  * behaviours): requests under it reach the watch function, which serves watches on list paths
- * only, so this path answers 404 to an authenticated caller and 401 to anyone else.
+ * only, so this path answers 401 without a valid token, else 405 (not a watch) or 404 (no such path).
  */
 export const WATCH_ORIGIN_PATH = '/.capless/watch-origin/*';
 
