@@ -2,6 +2,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import { stringAt, valueAt } from '../../shared/contracts/json.js';
 import { UnauthorizedError } from '../../shared/errors/index.js';
 import type { Authenticator, Principal } from './auth.js';
+import { jwtPrincipal } from './jwt-principal.js';
 import type { ApiRequest, ApiResponse } from './http.js';
 
 /** API Gateway HTTP API (payload format 2.0) → the transport-neutral request. */
@@ -22,11 +23,6 @@ export function httpApiResult(response: ApiResponse): APIGatewayProxyStructuredR
   return { statusCode: response.status, headers: response.headers, body: response.body };
 }
 
-/** The scope a JWT must carry to read Secrets (bootstrap data, CA keys, kubeconfigs). */
-export const SECRETS_READ_SCOPE = 'capless/secrets.read';
-/** The scope a JWT must carry to create, change or delete Secrets. */
-export const SECRETS_WRITE_SCOPE = 'capless/secrets.write';
-
 /**
  * On AWS, API Gateway's authorizer has already checked the caller (IAM SigV4 per route, or a
  * JWT). IAM decides per route and method (ManagementApi's grant methods keep every verb on the
@@ -38,13 +34,8 @@ export function authorizerPrincipal(event: APIGatewayProxyEventV2): Authenticato
     const authorizer: unknown = Reflect.get(event.requestContext, 'authorizer');
     const iamArn = stringAt(authorizer, 'iam', 'userArn');
     if (iamArn) return { name: iamArn, canReadSecrets: true, canWriteSecrets: true } satisfies Principal;
-    const subject = stringAt(authorizer, 'jwt', 'claims', 'sub');
-    if (subject) {
-      const scopes = valueAt(authorizer, 'jwt', 'scopes');
-      const scopeClaim = stringAt(authorizer, 'jwt', 'claims', 'scope') ?? '';
-      const list = Array.isArray(scopes) ? scopes.map(String) : scopeClaim.split(' ');
-      return { name: subject, canReadSecrets: list.includes(SECRETS_READ_SCOPE), canWriteSecrets: list.includes(SECRETS_WRITE_SCOPE) };
-    }
+    const jwt = jwtPrincipal(valueAt(authorizer, 'jwt', 'claims'), valueAt(authorizer, 'jwt', 'scopes'));
+    if (jwt) return jwt;
     throw new UnauthorizedError('Unauthorized: no authorizer identity on the request');
   };
 }

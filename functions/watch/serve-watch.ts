@@ -1,3 +1,4 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { GoneError, MethodNotAllowedError } from '../../shared/errors/index.js';
 import type { Clock } from '../../shared/ports/clock.js';
 import type { ChangeSource } from '../../shared/ports/object-store.js';
@@ -6,11 +7,13 @@ import { isResourceVersion, nextResourceVersion } from '../../shared/store/resou
 import { ChangeLog } from '../../shared/watch/change-log.js';
 import { changeOfRecord } from '../../shared/watch/watch-log-record.js';
 import { type ApiDeps, handleApiRequest } from '../api/api.js';
+import type { Authenticator } from '../api/auth.js';
 import type { ApiRequest, ApiResponse, ResponseStream, StreamSink } from '../api/http.js';
 import { parseResourcePath } from '../api/paths.js';
 import { errorResponse } from '../api/status.js';
 import { WatchHub, type WatchLimits } from '../api/watch/watch-hub.js';
 import { isWatch } from '../api/watch/watch-options.js';
+import type { WatchAuthentication } from './watch-authentication.js';
 
 /** What the AWS watch function serves from, besides the API's own dependencies. */
 export interface WatchFunctionDeps extends Omit<ApiDeps, 'watches'> {
@@ -18,6 +21,8 @@ export interface WatchFunctionDeps extends Omit<ApiDeps, 'watches'> {
   clock: Clock;
   /** Between reads of the watch log while a watch is open. */
   pollIntervalMs: number;
+  /** A watch that has sent nothing for this long sends a blank line (keeps CloudFront's origin read timeout from firing). */
+  heartbeatMs: number;
   /** Positions older than this are gone (the watch log's retention). */
   retentionSeconds: number;
   /** Watch limits; the longest watch must end before the function's own timeout. */
@@ -26,6 +31,25 @@ export interface WatchFunctionDeps extends Omit<ApiDeps, 'watches'> {
 
 const PAGE = 500;
 const NOTHING: ChangeSource = { onChange: () => () => {} };
+
+/**
+ * Authenticates the caller, then serves the watch: a caller who cannot be authenticated gets the
+ * Status (401, or 503 when the token issuer's keys cannot be fetched), never a watch.
+ */
+export async function serveAuthenticatedWatch(
+  event: APIGatewayProxyEventV2,
+  request: ApiRequest,
+  deps: Omit<WatchFunctionDeps, 'authenticate'>,
+  authentication: WatchAuthentication,
+): Promise<ApiResponse> {
+  let authenticate: Authenticator;
+  try {
+    authenticate = await authentication(event, request);
+  } catch (error) {
+    return errorResponse(error);
+  }
+  return serveWatch(request, { ...deps, authenticate });
+}
 
 /**
  * One watch request on AWS (ADR 0080): the same API handler as everywhere, given a change log
@@ -70,33 +94,54 @@ async function watchResponse(request: ApiRequest, deps: WatchFunctionDeps): Prom
     log.close();
     return response;
   }
-  return { ...response, stream: new PollingStream(response.stream, hub, catchUp, deps.pollIntervalMs) };
+  return { ...response, stream: new PollingStream(response.stream, hub, catchUp, deps) };
 }
 
-/** The hub's stream, with the watch log read every interval while it is open. */
+/** Sent when a watch has been quiet for a heartbeat: whitespace between events, which every watch client skips. */
+export const HEARTBEAT = '\n';
+
+/**
+ * The hub's stream, with the watch log read every poll interval while it is open, and a blank
+ * line written when nothing else was for a heartbeat interval (unless the client is not reading).
+ */
 class PollingStream implements ResponseStream {
-  private timer: NodeJS.Timeout | undefined;
+  private timers: NodeJS.Timeout[] = [];
   private polling = false;
+  private wroteSinceBeat = false;
+  private blocked = false;
 
   constructor(
     private readonly inner: ResponseStream,
     private readonly hub: WatchHub,
     private readonly catchUp: () => Promise<void>,
-    private readonly intervalMs: number,
+    private readonly intervals: Pick<WatchFunctionDeps, 'pollIntervalMs' | 'heartbeatMs'>,
   ) {}
 
   start(sink: StreamSink): void {
+    const write = (chunk: string): boolean => {
+      this.wroteSinceBeat = true;
+      this.blocked = !sink.write(chunk);
+      return !this.blocked;
+    };
     this.inner.start({
-      write: (chunk) => sink.write(chunk),
+      write,
       end: () => {
         this.stop();
         sink.end();
       },
     });
-    if (this.hub.openWatches() > 0) this.timer = setInterval(() => void this.poll(), this.intervalMs);
+    if (this.hub.openWatches() === 0) return;
+    this.timers = [
+      setInterval(() => void this.poll(), this.intervals.pollIntervalMs),
+      setInterval(() => {
+        if (!this.wroteSinceBeat && !this.blocked) write(HEARTBEAT);
+        this.wroteSinceBeat = false;
+      }, this.intervals.heartbeatMs),
+    ];
   }
 
   drained(): void {
+    this.blocked = false;
     this.inner.drained();
   }
 
@@ -118,8 +163,8 @@ class PollingStream implements ResponseStream {
   }
 
   private stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
     this.hub.close();
     this.hub.log.close();
   }

@@ -3,6 +3,7 @@ import { type IFunction, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import { type ApiAuth, ManagementApi } from './api/management-api.js';
+import { ApiFrontDoor } from './api/front-door/api-front-door.js';
 import { WatchEndpoint } from './api/watch-endpoint.js';
 import { CaplessFunction } from './functions/capless-function.js';
 import { ENV } from './functions/entry-points.js';
@@ -59,6 +60,8 @@ export class CaplessControlPlane extends Construct {
   readonly router: CaplessFunction;
   /** Kubernetes watches: the watch log and the streaming function URL (ADR 0080). */
   readonly watches: WatchEndpoint;
+  /** JWT mode: one CloudFront host for the API and its watches (ADR 0125); undefined without `apiFrontDoor`. */
+  readonly frontDoor: ApiFrontDoor | undefined;
   readonly resync: CaplessFunction;
   /** Hosted Runtime Extensions behind `POST /hooks/{proxy+}` (ADR 0100). */
   readonly hostedExtensions: HostedExtensions;
@@ -109,8 +112,10 @@ export class CaplessControlPlane extends Construct {
     this.objects.grantReadObjects(this.router.function);
     this.objects.grantWriteWorkItems(this.router.function);
     this.queues.grantEnqueue(this.router.function);
-    this.watches = new WatchEndpoint(this, 'Watch', { objects: this.objects, logRetention });
+    const auth = apiAuth(resolved);
+    this.watches = new WatchEndpoint(this, 'Watch', { objects: this.objects, logRetention, jwt: auth.mode === 'jwt' ? auth : undefined });
     this.watches.grantRecord(this.router.function);
+    if (resolved.apiFrontDoor) this.frontDoor = new ApiFrontDoor(this, 'FrontDoor', { api: this.api, watches: this.watches });
     this.router.function.addEventSource(
       new DynamoEventSource(this.objects.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,

@@ -17,6 +17,10 @@ export class CaplessStack extends Stack {
     this.controlPlane = new CaplessControlPlane(this, 'ControlPlane', props.controlPlane);
     new CfnOutput(this, 'ApiUrl', { value: this.controlPlane.api.url, description: 'management API base URL' });
     new CfnOutput(this, 'WatchUrl', { value: this.controlPlane.watches.url.url, description: 'streaming watch endpoint (?watch=true), SigV4 for the lambda service (ADR 0080)' });
+    const { frontDoor } = this.controlPlane;
+    if (frontDoor) {
+      new CfnOutput(this, 'ApiFrontDoorUrl', { value: frontDoor.url, description: "kubectl's server: the API and its watches on one host, bearer token (ADR 0125)" });
+    }
     new CfnOutput(this, 'TableName', { value: this.controlPlane.objects.tableName, description: 'object table' });
   }
 }

@@ -26,12 +26,11 @@ function acknowledgments(scope: Stack): { path: string; id: string; reason: unkn
 }
 
 const controlPlane = synthStack().stack;
+const jwtControlPlane = synthStack({ controlPlane: { authMode: 'jwt', jwtIssuer: 'https://issuer.example.com', jwtAudience: ['capless'] } }).stack;
 
 // Checked once per configuration at load time (the first run loads every rule module).
 const iamFindings = violations(controlPlane);
-const jwtFindings = violations(
-  synthStack({ controlPlane: { authMode: 'jwt', jwtIssuer: 'https://issuer.example.com', jwtAudience: ['capless'] } }).stack,
-);
+const jwtFindings = violations(jwtControlPlane);
 
 /** Wildcard resources a provider declared in its registration (reviewed there, with their conditions). */
 const PROVIDER_DECLARED_WILDCARDS = RECONCILED_KINDS.flatMap((k) => k.permissions ?? [])
@@ -54,6 +53,14 @@ describe('cdk-nag AwsSolutions', () => {
       new Set(['AwsSolutions-SQS3', 'AwsSolutions-IAM5[Resource::*]', 'AwsSolutions-L1', 'AwsSolutions-IAM5[Resource::<fn>:*]', 'AwsSolutions-SMG4', 'AwsSolutions-APIG4', ...PROVIDER_DECLARED_WILDCARDS]),
     );
     for (const ack of acks) expect(typeof ack.reason === 'string' && ack.reason.length > 40, `${ack.path} ${ack.id}`).toBe(true);
+  });
+
+  it("acknowledges in JWT mode only the front door's reviewed CloudFront rules beyond those (ADR 0125)", () => {
+    const ids = (stack: Stack) => new Set(acknowledgments(stack).map((a) => `${a.path} ${a.id}`));
+    const iamIds = ids(controlPlane);
+    const added = acknowledgments(jwtControlPlane).filter((a) => !iamIds.has(`${a.path} ${a.id}`));
+    expect(added.map((a) => a.id).sort()).toEqual(['AwsSolutions-CFR1', 'AwsSolutions-CFR2', 'AwsSolutions-CFR3', 'AwsSolutions-CFR4']);
+    for (const ack of added) expect(typeof ack.reason === 'string' && ack.reason.length > 40, `${ack.path} ${ack.id}`).toBe(true);
   });
 
   it('does find problems where there are some (the check is live)', () => {

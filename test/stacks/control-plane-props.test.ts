@@ -25,6 +25,14 @@ describe('resolveControlPlaneProps', () => {
     expect(resolveControlPlaneProps({ authMode: 'jwt', jwtIssuer: 'https://id.example.com', jwtAudience: ['a'] }).authMode).toBe('jwt');
   });
 
+  it.each<[string, CaplessControlPlaneProps, boolean]>([
+    ['IAM mode', {}, false],
+    ['JWT mode', { authMode: 'jwt', jwtIssuer: 'https://id.example.com', jwtAudience: ['a'] }, true],
+    ['JWT mode without it', { authMode: 'jwt', jwtIssuer: 'https://id.example.com', jwtAudience: ['a'], apiFrontDoor: false }, false],
+  ])('puts the API front door in %s: %s', (_mode, props, frontDoor) => {
+    expect(resolveControlPlaneProps(props).apiFrontDoor).toBe(frontDoor);
+  });
+
   it('accepts an issuer only known at deploy time (a token)', () => {
     const issuer = Lazy.string({ produce: () => 'https://id.example.com' });
     expect(resolveControlPlaneProps({ authMode: 'jwt', jwtIssuer: issuer, jwtAudience: ['a'] }).jwtIssuer).toBe(issuer);
@@ -35,6 +43,7 @@ describe('resolveControlPlaneProps', () => {
     ['jwt with an http issuer', { authMode: 'jwt', jwtIssuer: 'http://id.example.com', jwtAudience: ['a'] }, /got 'http:\/\/id\.example\.com'/],
     ['jwt without audience', { authMode: 'jwt', jwtIssuer: 'https://id.example.com' }, /non-empty jwtAudience/],
     ['iam with a jwt issuer', { jwtIssuer: 'https://id.example.com' }, /apply only to authMode 'jwt'/],
+    ['iam with the API front door', { apiFrontDoor: true }, /apiFrontDoor needs authMode 'jwt'/],
     ['resync under a minute', { resyncPeriod: Duration.seconds(30) }, /whole number of minutes, at least 1; got 30 s/],
     ['resync of fractional minutes', { resyncPeriod: Duration.seconds(90) }, /got 90 s/],
     ['maxReceiveCount 0', { maxReceiveCount: 0 }, /maxReceiveCount must be an integer from 1 to 1000; got 0/],
@@ -62,6 +71,7 @@ describe('stackPropsFromContext', () => {
       authMode: undefined,
       jwtIssuer: undefined,
       jwtAudience: undefined,
+      apiFrontDoor: undefined,
       resyncPeriod: undefined,
       logRetention: undefined,
     });
@@ -85,6 +95,8 @@ describe('stackPropsFromContext', () => {
       jwtAudience: ['a', 'b'],
     }],
     ['a list from cdk.json', { 'capless:jwtAudience': ['a'] }, { jwtAudience: ['a'] }],
+    ['the front door switched off from -c', { 'capless:apiFrontDoor': 'false' }, { apiFrontDoor: false }],
+    ['the front door from cdk.json', { 'capless:apiFrontDoor': true }, { apiFrontDoor: true }],
     ['log retention days', { 'capless:logRetentionDays': '90' }, { logRetention: RetentionDays.THREE_MONTHS }],
     ['log retention as a number', { 'capless:logRetentionDays': 7 }, { logRetention: RetentionDays.ONE_WEEK }],
   ])('reads %s', (_name, context, expected) => {
@@ -100,6 +112,7 @@ describe('stackPropsFromContext', () => {
     ['a retention CloudWatch does not offer', { 'capless:logRetentionDays': '8' }, /capless:logRetentionDays must be a CloudWatch Logs retention .*; got 8/],
     ['a resync period that is not a number', { 'capless:resyncPeriodMinutes': 'often' }, /capless:resyncPeriodMinutes must be a number; got "often"/],
     ['an audience of numbers', { 'capless:jwtAudience': [1] }, /capless:jwtAudience must be a string or a list of strings/],
+    ['a front door that is not a boolean', { 'capless:apiFrontDoor': 'yes' }, /capless:apiFrontDoor must be true or false; got "yes"/],
     ['a stack name that is not a string', { 'capless:stackName': 3 }, /capless:stackName must be a string; got 3/],
   ])('fails on %s', (_name, context, message) => {
     expect(() => stackPropsFromContext(read(context))).toThrow(message);

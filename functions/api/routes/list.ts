@@ -42,7 +42,11 @@ function watch(
   watches: WatchHub | undefined,
   representation: Representation,
 ): Promise<ApiResponse> {
-  if (!watches) throw new MethodNotAllowedError('watch is not served on this endpoint: use the streaming watch endpoint, the WatchUrl output of the stack (SigV4 for the lambda service; ADR 0080)');
+  if (!watches) {
+    throw new MethodNotAllowedError(
+      "watch is not served on this endpoint: send the same request to the stack's ApiFrontDoorUrl output (JWT mode, ADR 0125) or to its WatchUrl output (IAM mode: SigV4 for the lambda service, ADR 0080)",
+    );
+  }
   const options = parseWatchOptions(request.query);
   const listed = listQuery(request, path);
   const query = listed ? withoutPaging(listed) : undefined;

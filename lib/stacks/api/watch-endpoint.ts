@@ -5,6 +5,7 @@ import type { Key } from 'aws-cdk-lib/aws-kms';
 import { FunctionUrlAuthType, type FunctionUrl, InvokeMode } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { WATCH_JWT_ENV } from '../../../functions/watch/watch-authentication.js';
 import { WATCH_LOG_KEYS, WATCH_LOG_TABLE_ENV } from '../../../shared/adapters/aws/dynamodb/watch-log-table.js';
 import { CaplessFunction } from '../functions/capless-function.js';
 import { ENV } from '../functions/entry-points.js';
@@ -13,6 +14,12 @@ import type { ObjectTable } from '../state/object-table.js';
 export interface WatchEndpointProps {
   readonly objects: ObjectTable;
   readonly logRetention: RetentionDays;
+  /**
+   * JWT mode: the issuer and audiences the HTTP API's JWT authorizer uses; the function checks
+   * the caller's token itself (ADR 0125). Absent: IAM mode, the URL's SigV4 caller is the principal.
+   * @default IAM mode
+   */
+  readonly jwt?: { readonly issuer: string; readonly audience: readonly string[] };
 }
 
 /** A function URL response streams for at most the function's timeout: Lambda's maximum. */
@@ -23,7 +30,7 @@ export const WATCH_FUNCTION_TIMEOUT = Duration.minutes(15);
  * kept an hour by TTL, encrypted with the object table's key), written by the stream router, and
  * the watch function behind a Lambda function URL that streams its response
  * (`InvokeMode: RESPONSE_STREAM`) and admits only SigV4-signed callers IAM allows to invoke it
- * (`AuthType: AWS_IAM`). The function may query the watch log and read objects; nothing else.
+ * (`AuthType: AWS_IAM`); in JWT mode the function also checks the caller's bearer token (ADR 0125). The function may query the watch log and read objects; nothing else.
  */
 export class WatchEndpoint extends Construct {
   readonly log: Table;
@@ -52,7 +59,12 @@ export class WatchEndpoint extends Construct {
       description: 'capless: Kubernetes watches streamed from the watch log',
       timeout: WATCH_FUNCTION_TIMEOUT,
       logRetention: props.logRetention,
-      environment: { [ENV.tableName]: props.objects.tableName, [WATCH_LOG_TABLE_ENV]: this.log.tableName, [ENV.secretAccess]: 'true' },
+      environment: {
+        [ENV.tableName]: props.objects.tableName,
+        [WATCH_LOG_TABLE_ENV]: this.log.tableName,
+        [ENV.secretAccess]: 'true',
+        ...(props.jwt ? { [WATCH_JWT_ENV.issuer]: props.jwt.issuer, [WATCH_JWT_ENV.audience]: JSON.stringify(props.jwt.audience) } : {}),
+      },
     });
     props.objects.grantReadObjects(this.function.function);
     // Listing Secrets (their data never leaves: ADR 0043) for a watch's initial state.

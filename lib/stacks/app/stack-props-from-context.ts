@@ -12,6 +12,7 @@ export const CONTEXT_KEYS = {
   authMode: 'capless:authMode',
   jwtIssuer: 'capless:jwtIssuer',
   jwtAudience: 'capless:jwtAudience',
+  apiFrontDoor: 'capless:apiFrontDoor',
   resyncPeriodMinutes: 'capless:resyncPeriodMinutes',
   logRetentionDays: 'capless:logRetentionDays',
 } as const;
@@ -59,6 +60,15 @@ function audience(read: ReadContext): string[] | undefined {
   return items.map((item) => item.trim()).filter((item) => item !== '');
 }
 
+/** `true`/`false` (from `-c`, a string) or a boolean (from cdk.json). */
+function optionalBoolean(read: ReadContext, key: string): boolean | undefined {
+  const value = read(key);
+  if (value === undefined || value === null || value === '') return undefined;
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw new ControlPlanePropsError(`context ${key} must be true or false; got ${JSON.stringify(value)}`);
+}
+
 function isRetentionDays(days: number): days is RetentionDays {
   return typeof RetentionDays[days] === 'string';
 }
@@ -90,6 +100,7 @@ export function stackPropsFromContext(read: ReadContext, env: Readonly<Record<st
         authMode: authMode(read),
         jwtIssuer: optionalString(read, CONTEXT_KEYS.jwtIssuer),
         jwtAudience: audience(read),
+        apiFrontDoor: optionalBoolean(read, CONTEXT_KEYS.apiFrontDoor),
         resyncPeriod: resyncMinutes === undefined ? undefined : Duration.minutes(resyncMinutes),
         logRetention: logRetention(read),
       },

@@ -24,6 +24,13 @@ export interface CaplessControlPlaneProps {
    */
   readonly jwtAudience?: readonly string[];
   /**
+   * A CloudFront distribution in front of the API that also serves watches (`?watch=true`) from
+   * the watch function, so kubectl's `server` and bearer token work for everything (ADR 0125).
+   * JWT mode only: SigV4 signatures for the API's host do not survive CloudFront.
+   * @default true with authMode 'jwt'; not allowed with 'iam'
+   */
+  readonly apiFrontDoor?: boolean;
+  /**
    * How often every object is re-enqueued to catch drift (whole minutes, at least 1).
    * @default Duration.minutes(60) (ADR 0110)
    */
@@ -68,6 +75,7 @@ export interface ResolvedControlPlaneProps {
   readonly authMode: AuthMode;
   readonly jwtIssuer: string | undefined;
   readonly jwtAudience: readonly string[];
+  readonly apiFrontDoor: boolean;
   readonly resyncPeriod: Duration;
   readonly logRetention: RetentionDays;
   readonly reconciledKinds: readonly ReconciledKind[];

@@ -42,6 +42,11 @@ const RULES: readonly Rule[] = [
     message: () => "jwtIssuer and jwtAudience apply only to authMode 'jwt': set authMode: 'jwt' or drop them",
   },
   {
+    broken: (p) => p.authMode === 'iam' && p.apiFrontDoor,
+    message: () =>
+      "apiFrontDoor needs authMode 'jwt': CloudFront sends the API its own Host, so SigV4 signatures made for the API's host fail there; IAM callers use ApiUrl and WatchUrl",
+  },
+  {
     broken: (p) => !isInteger(p.resyncPeriod.toSeconds() / 60, 1, 60 * 24 * 365),
     message: (p) => `resyncPeriod must be a whole number of minutes, at least 1; got ${p.resyncPeriod.toSeconds()} s`,
   },
@@ -69,6 +74,7 @@ export function resolveControlPlaneProps(props: CaplessControlPlaneProps = {}): 
     authMode: props.authMode ?? 'iam',
     jwtIssuer: props.jwtIssuer,
     jwtAudience: props.jwtAudience ?? [],
+    apiFrontDoor: props.apiFrontDoor ?? props.authMode === 'jwt',
     resyncPeriod: props.resyncPeriod ?? Duration.minutes(DEFAULT_RESYNC_MINUTES),
     logRetention: props.logRetention ?? RetentionDays.ONE_MONTH,
     reconciledKinds: props.reconciledKinds ?? RECONCILED_KINDS,

@@ -81,6 +81,7 @@ beforeEach(async () => {
     watchLog,
     clock: systemClock,
     pollIntervalMs: 20,
+    heartbeatMs: 60_000,
     retentionSeconds: 3600,
     limits: { maxTimeoutSeconds: 840, bookmarkIntervalMs: 60_000 },
   };
@@ -205,6 +206,17 @@ describe('the AWS watch function on DynamoDB (dynalite)', () => {
     });
     expect(response.status).toBe(401);
     expect(response.stream).toBeUndefined();
+  });
+
+  it('writes a blank line while a watch is quiet (CloudFront would end a silent response), which watch clients skip', async () => {
+    const response = await serveWatch(request(CM, 'watch=true&timeoutSeconds=1'), { ...deps, heartbeatMs: 20 });
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+    });
+    await writeResponse(response, out);
+    expect(text).toMatch(/^\n+$/);
   });
 
   it('stops reading the watch log once the client goes away', async () => {

@@ -1,7 +1,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type ApiDeps, handleApiRequest } from '../../../functions/api/api.js';
-import { SECRETS_READ_SCOPE, SECRETS_WRITE_SCOPE, authorizerPrincipal, requestFromHttpApiEvent } from '../../../functions/api/aws-event.js';
+import { authorizerPrincipal, requestFromHttpApiEvent } from '../../../functions/api/aws-event.js';
+import { SECRETS_READ_SCOPE, SECRETS_WRITE_SCOPE } from '../../../functions/api/jwt-principal.js';
 import { pathAdmission } from '../../../functions/api/path-admission.js';
 import { KindRegistry } from '../../../shared/contracts/kinds.js';
 import { builtinProviderLookup } from '../../../shared/contracts/providers/builtin-lookup.js';
