@@ -44,6 +44,11 @@ describe('v3 → v2 schema conversion (kube-apiserver ToStructuralOpenAPIV2)', (
       { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: {}, 'x-kubernetes-preserve-unknown-fields': true },
       { type: 'object', additionalProperties: {}, 'x-kubernetes-preserve-unknown-fields': true },
     ],
+    [
+      'requires nothing of an object whose map values are nullable',
+      { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: { type: 'string', nullable: true } },
+      { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: {} },
+    ],
     ['drops the type of an array left without items', { type: 'array', 'x-kubernetes-preserve-unknown-fields': true, items: { type: 'string' } }, { 'x-kubernetes-preserve-unknown-fields': true }],
     ['drops additionalProperties: false (a closed object is one with properties)', { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false }, { type: 'object', properties: { a: { type: 'string' } } }],
     ['writes additionalProperties: true as an empty schema', { type: 'object', additionalProperties: true }, { type: 'object', additionalProperties: {} }],

@@ -2,7 +2,7 @@
  * OpenAPI v3 schema → Swagger 2.0 schema, the way kube-apiserver publishes a CRD's structural
  * schema at `/openapi/v2` (apiextensions-apiserver's `ToStructuralOpenAPIV2`): what v2 cannot
  * say is dropped or loosened, never tightened, so kubectl's client-side validation (before 1.27)
- * rejects nothing the server accepts. See ADR 0130.
+ * rejects nothing the server accepts (ADR 0130).
  */
 
 import { isRecord, type JsonRecord } from '../json.js';
@@ -93,7 +93,10 @@ function loosen(node: JsonRecord, out: JsonRecord): JsonRecord {
   if (out.type === 'array' && out.items === undefined) delete out.type;
   const properties = isRecord(out.properties) ? out.properties : undefined;
   if (Array.isArray(out.required)) {
-    const required = out.required.filter((name) => typeof name === 'string' && properties !== undefined && name in properties && !isNullable(node, name));
+    const nullableValues = isRecord(node.additionalProperties) && node.additionalProperties.nullable === true;
+    const required = out.required.filter(
+      (name) => typeof name === 'string' && properties !== undefined && name in properties && !isNullable(node, name) && !nullableValues,
+    );
     if (required.length > 0) out.required = required;
     else delete out.required;
   }
