@@ -8,7 +8,7 @@ import type { KindInfo, KindRegistry } from '../../../shared/contracts/kinds.js'
  * The OpenAPI v3 discovery kubectl reads before `apply`/`create`: `/openapi/v3` lists a document
  * per group-version, and each document declares, per kind, the PATCH operation with the
  * `fieldValidation` (and `dryRun`) query parameters. Seeing them, kubectl validates on the server
- * (`?fieldValidation=Strict`) instead of downloading schemas. Schemas themselves are not served.
+ * (`?fieldValidation=Strict`); the documents also carry each kind's schema, for `kubectl explain`.
  */
 export function builtinOpenApi(kinds: KindRegistry, path: string): unknown | undefined {
   if (path === '/openapi/v3') return openApiRoot(kinds);
