@@ -1,8 +1,10 @@
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { type ApiDeps, handleApiRequest } from '../../../functions/api/api.js';
 import { httpApiResult } from '../../../functions/api/aws-event.js';
 import { pathAdmission } from '../../../functions/api/path-admission.js';
 import { builtinOpenApi } from '../../../functions/api/routes/openapi.js';
+import { writeResponse } from '../../../functions/watch/write-response.js';
 import { openApiV2Document } from '../../../shared/contracts/openapi-v2/document.js';
 import { encodeSwaggerDocument } from '../../../shared/contracts/openapi-v2/gnostic-protobuf.js';
 import { builtinProviderLookup } from '../../../shared/contracts/providers/builtin-lookup.js';
@@ -68,5 +70,14 @@ describe('OpenAPI v2 served by the API', () => {
     expect(result.isBase64Encoded).toBe(true);
     expect(new Uint8Array(Buffer.from(String(result.body), 'base64'))).toEqual(response.bytes);
     expect(httpApiResult(await get('/openapi/v2', 'application/json')).isBase64Encoded).toBeUndefined();
+  });
+
+  it('through a Lambda response stream, the bytes are written as they are', async () => {
+    const response = await get('/openapi/v2', 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf');
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on('data', (chunk: Buffer) => chunks.push(chunk));
+    await writeResponse(response, out);
+    expect(new Uint8Array(Buffer.concat(chunks))).toEqual(response.bytes);
   });
 });
