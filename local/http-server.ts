@@ -73,8 +73,9 @@ async function serve(req: IncomingMessage, res: ServerResponse, handler: Request
     response = errorResponse(error);
   }
   if (response.stream) return stream(response, response.stream, res);
-  res.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(response.body) });
-  res.end(response.body);
+  const body = response.bytes ?? response.body;
+  res.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
 }
 
 /** A watch: chunked, flushed event by event, with Node's write buffer as the back-pressure signal. */

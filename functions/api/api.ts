@@ -59,8 +59,7 @@ function discoveryResponse(request: ApiRequest, deps: ApiDeps): ApiResponse | un
   if (path === '/api') return coreApiVersions();
   if (path === '/apis') return apiGroupList(deps.kinds);
   if ((path === '/openapi/v2' || path === '/swagger-2.0.0.pb-v1') && !deps.openApi) {
-    const { contentType, body } = openApiV2(request.headers.accept);
-    return { status: 200, headers: { 'content-type': contentType }, body };
+    return openApiV2(deps.kinds, request.headers.accept);
   }
   if (path.startsWith('/openapi/')) {
     const document = deps.openApi ? deps.openApi(path) : builtinOpenApi(deps.kinds, path);

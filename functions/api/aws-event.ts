@@ -20,6 +20,9 @@ export function requestFromHttpApiEvent(event: APIGatewayProxyEventV2): ApiReque
 }
 
 export function httpApiResult(response: ApiResponse): APIGatewayProxyStructuredResultV2 {
+  if (response.bytes) {
+    return { statusCode: response.status, headers: response.headers, body: Buffer.from(response.bytes).toString('base64'), isBase64Encoded: true };
+  }
   return { statusCode: response.status, headers: response.headers, body: response.body };
 }
 

@@ -15,6 +15,8 @@ export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** A binary body (the protobuf OpenAPI v2 document): `body` is empty and the transport sends these bytes instead. */
+  bytes?: Uint8Array;
   /** A response written over time (a watch): `body` is empty and the transport drives this instead. */
   stream?: ResponseStream;
 }

@@ -9,7 +9,7 @@ import type { ApiResponse } from '../api/http.js';
 export function writeResponse(response: ApiResponse, out: Writable): Promise<void> {
   const body = response.stream;
   if (!body) {
-    return new Promise((resolve) => out.end(response.body, () => resolve()));
+    return new Promise((resolve) => out.end(response.bytes ?? response.body, () => resolve()));
   }
   return new Promise((resolve) => {
     let ended = false;

@@ -1,11 +1,14 @@
+import { openApiV2Document } from '../../../shared/contracts/openapi-v2/document.js';
+import { encodeSwaggerDocument } from '../../../shared/contracts/openapi-v2/gnostic-protobuf.js';
 import { openApiV3ForGroupVersion } from '../../../shared/contracts/openapi.js';
+import { type ApiResponse, jsonResponse } from '../http.js';
 import type { KindInfo, KindRegistry } from '../../../shared/contracts/kinds.js';
 
 /**
  * The OpenAPI v3 discovery kubectl reads before `apply`/`create`: `/openapi/v3` lists a document
  * per group-version, and each document declares, per kind, the PATCH operation with the
  * `fieldValidation` (and `dryRun`) query parameters. Seeing them, kubectl validates on the server
- * (`?fieldValidation=Strict`) instead of downloading schemas. Schemas themselves are not served.
+ * (`?fieldValidation=Strict`); the documents also carry each kind's schema, for `kubectl explain`.
  */
 export function builtinOpenApi(kinds: KindRegistry, path: string): unknown | undefined {
   if (path === '/openapi/v3') return openApiRoot(kinds);
@@ -68,16 +71,14 @@ function groupVersionDocument(gvPath: string, served: Array<{ info: KindInfo; ve
 }
 
 /**
- * `/openapi/v2`: an empty Swagger 2.0 document (no definitions). kubectl before 1.27 downloads it
- * for client-side validation and asks for protobuf (gnostic `openapi_v2.Document`); kinds it finds
- * no schema for pass, so the server's admission is what validates. The protobuf form is
- * hand-encoded: swagger (field 1) = "2.0", info (2) = {title (1), version (2)}, paths (8) = {}.
+ * `/openapi/v2`: the Swagger 2.0 document with a definition per served kind, which kubectl before
+ * 1.27 reads for `explain` and client-side validation. kubectl asks for gnostic's protobuf
+ * `openapi_v2.Document`; other clients get JSON.
  */
-export function openApiV2(acceptHeader: string | undefined): { contentType: string; body: string } {
+export function openApiV2(kinds: KindRegistry, acceptHeader: string | undefined): ApiResponse {
+  const document = openApiV2Document(kinds);
   if ((acceptHeader ?? '').includes('protobuf')) {
-    const field = (tag: number, bytes: string) => String.fromCharCode(tag, bytes.length) + bytes;
-    const info = field(0x0a, 'capless') + field(0x12, 'v2');
-    return { contentType: 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf', body: field(0x0a, '2.0') + field(0x12, info) + field(0x42, '') };
+    return { status: 200, headers: { 'content-type': 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf' }, body: '', bytes: encodeSwaggerDocument(document) };
   }
-  return { contentType: 'application/json', body: JSON.stringify({ swagger: '2.0', info: { title: 'capless', version: 'v2' }, paths: {}, definitions: {} }) };
+  return jsonResponse(200, document);
 }

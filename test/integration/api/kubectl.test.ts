@@ -117,6 +117,20 @@ describe.each(BINARIES)('kubectl (%s) against the capless API', (KUBECTL) => {
     expect(missing.stderr).toContain('Error from server (NotFound): clusters.cluster.x-k8s.io "nope" not found');
   });
 
+  it.each([
+    ['an unknown field', { clusterNetwork: { serviceDomain: 'cluster.local', bogus: true } }, 'Cluster.spec.clusterNetwork', 'unknown field "bogus"', 'spec.clusterNetwork.bogus'],
+    ['a field of the wrong type', { clusterNetwork: { apiServerPort: 'six' } }, 'Cluster.spec.clusterNetwork.apiServerPort', 'invalid type', 'spec.clusterNetwork.apiServerPort'],
+  ])('create refuses %s: kubectl before 1.27 from the OpenAPI v2 schema, later ones from the server', async (_name, spec, at, problem, serverField) => {
+    const manifest = join(home, 'refused.yaml');
+    await writeFile(manifest, JSON.stringify({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'refused', namespace: 'default' }, spec }));
+    const minor = Number(/"minor":\s*"(\d+)/.exec((await kubectl('version', '--client', '-o', 'json')).stdout)?.[1] ?? '0');
+    const result = await kubectl('create', '-f', manifest);
+    expect(result.code).toBe(1);
+    if (minor < 27) expect(result.stderr).toContain(`ValidationError(${at}): ${problem}`);
+    else expect(result.stderr).toContain(`The Cluster "refused" is invalid: ${serverField}:`);
+    expect(await api.store.get({ group: 'cluster.x-k8s.io', kind: 'Cluster', namespace: 'default', name: 'refused' })).toBeUndefined();
+  });
+
   it('delete -f removes everything', async () => {
     const result = await kubectl('delete', '-f', SAMPLE);
     expect(result.stderr).toBe('');

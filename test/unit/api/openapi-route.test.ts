@@ -1,5 +1,15 @@
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { type ApiDeps, handleApiRequest } from '../../../functions/api/api.js';
+import { httpApiResult } from '../../../functions/api/aws-event.js';
+import { pathAdmission } from '../../../functions/api/path-admission.js';
 import { builtinOpenApi } from '../../../functions/api/routes/openapi.js';
+import { writeResponse } from '../../../functions/watch/write-response.js';
+import { openApiV2Document } from '../../../shared/contracts/openapi-v2/document.js';
+import { encodeSwaggerDocument } from '../../../shared/contracts/openapi-v2/gnostic-protobuf.js';
+import { builtinProviderLookup } from '../../../shared/contracts/providers/builtin-lookup.js';
+import { silentLogger } from '../../../shared/ports/logger.js';
+import { MemoryObjectStore } from '../../../shared/store/memory-store.js';
 import { recordAt } from '../../../shared/contracts/json.js';
 import { KindRegistry } from '../../../shared/contracts/kinds.js';
 
@@ -21,5 +31,53 @@ describe('OpenAPI v3 served by the API', () => {
   it('lists every served group/version at /openapi/v3', () => {
     const paths = recordAt(builtinOpenApi(kinds, '/openapi/v3'), 'paths') ?? {};
     expect(Object.keys(paths)).toEqual(expect.arrayContaining(['apis/cluster.x-k8s.io/v1beta2', 'apis/cluster.x-k8s.io/v1beta1', 'api/v1']));
+  });
+});
+
+describe('OpenAPI v2 served by the API', () => {
+  const kinds = new KindRegistry();
+  const deps: ApiDeps = {
+    store: new MemoryObjectStore(),
+    kinds,
+    admission: pathAdmission(kinds, builtinProviderLookup),
+    authenticate: () => ({ name: 'reader', canReadSecrets: false, canWriteSecrets: false }),
+    logger: silentLogger,
+  };
+  const get = (path: string, accept: string) => handleApiRequest({ method: 'GET', path, query: new URLSearchParams(), headers: { accept }, body: '' }, deps);
+  const expected = openApiV2Document(kinds);
+
+  it.each([
+    ['/openapi/v2', 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf'],
+    ['/swagger-2.0.0.pb-v1', 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf'],
+  ])('%s answers kubectl before 1.27 (%s) with the gnostic protobuf, as bytes', async (path, accept) => {
+    const response = await get(path, accept);
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+    expect(response.body).toBe('');
+    expect(response.bytes).toEqual(encodeSwaggerDocument(expected));
+  });
+
+  it.each([['application/json'], ['*/*'], ['']])('/openapi/v2 answers Accept %j with the JSON document', async (accept) => {
+    const response = await get('/openapi/v2', accept);
+    expect(response.headers['content-type']).toBe('application/json');
+    expect(response.bytes).toBeUndefined();
+    expect(JSON.parse(response.body)).toEqual(expected);
+  });
+
+  it('behind API Gateway, the bytes travel base64-encoded', async () => {
+    const response = await get('/openapi/v2', 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf');
+    const result = httpApiResult(response);
+    expect(result.isBase64Encoded).toBe(true);
+    expect(new Uint8Array(Buffer.from(String(result.body), 'base64'))).toEqual(response.bytes);
+    expect(httpApiResult(await get('/openapi/v2', 'application/json')).isBase64Encoded).toBeUndefined();
+  });
+
+  it('through a Lambda response stream, the bytes are written as they are', async () => {
+    const response = await get('/openapi/v2', 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf');
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on('data', (chunk: Buffer) => chunks.push(chunk));
+    await writeResponse(response, out);
+    expect(new Uint8Array(Buffer.concat(chunks))).toEqual(response.bytes);
   });
 });
