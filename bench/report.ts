@@ -114,7 +114,7 @@ export function formatReport(r: BenchReport): string {
     rows.push(
       ['faults injected', injected],
       ['under faults', `${fixed(f.slowdown, 2)}× the clean run's ready + delete time (clean ${fixed(f.clean.readySeconds, 1)} s + ${fixed(f.clean.deleteSeconds, 1)} s)`],
-      ['duplicated objects / lost updates', `${f.duplicatedObjects} / ${f.lostUpdates}`, '0 / 0'],
+      ['duplicated objects / lost updates', `${f.duplicatedObjects}${f.duplicatedObjects > 0 ? ` (${JSON.stringify(f.duplicatedByKind)})` : ''} / ${f.lostUpdates}`, '0 / 0'],
     );
   }
   if (r.simulation) {

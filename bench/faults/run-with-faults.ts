@@ -12,6 +12,8 @@ export interface FaultReport {
   slowdown: number;
   /** Objects per kind created beyond the clean run's (a crash that duplicated an object shows here). */
   duplicatedObjects: number;
+  /** The same, per kind (only kinds with a surplus): where to look when it is not 0. */
+  duplicatedByKind: Record<string, number>;
   /** Clusters not ready or objects left behind at the end (an update lost for good shows here). */
   lostUpdates: number;
 }
@@ -27,10 +29,12 @@ export async function runBenchmarkWithFaults(options: BenchOptions, plan: FaultP
   const injector = new FaultInjector(plan);
   log(`run with faults: store calls ${plan.storeCallFault}, lost messages ${plan.lostMessage}, duplicated ${plan.duplicatedMessage} (seed ${plan.seed})`);
   const faulty = await runBenchmark(options, log, injector);
-  const duplicatedObjects = Object.entries(faulty.objectsByKind).reduce(
-    (sum, [kind, count]) => sum + Math.max(0, count - (clean.objectsByKind[kind] ?? 0)),
-    0,
+  const duplicatedByKind = Object.fromEntries(
+    Object.entries(faulty.objectsByKind)
+      .map(([kind, count]): [string, number] => [kind, count - (clean.objectsByKind[kind] ?? 0)])
+      .filter(([, surplus]) => surplus > 0),
   );
+  const duplicatedObjects = Object.values(duplicatedByKind).reduce((sum, surplus) => sum + surplus, 0);
   const total = (r: BenchReport) => r.readySeconds + r.deleteSeconds;
   return {
     ...faulty,
@@ -40,6 +44,7 @@ export async function runBenchmarkWithFaults(options: BenchOptions, plan: FaultP
       clean: { readySeconds: clean.readySeconds, deleteSeconds: clean.deleteSeconds, reconciles: clean.reconciles, completed: clean.completed },
       slowdown: total(clean) === 0 ? 0 : total(faulty) / total(clean),
       duplicatedObjects,
+      duplicatedByKind,
       lostUpdates: faulty.clusters - faulty.readyClusters + faulty.objectsLeft,
     },
   };

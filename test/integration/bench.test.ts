@@ -81,7 +81,7 @@ describe('npm run bench -- --faults on the memory store (2 clusters)', () => {
     const r = await runBenchmarkWithFaults(options, { ...DEFAULT_FAULT_PLAN, lostMessage: 0.05, duplicatedMessage: 0.05 }, () => {});
     expect(r.completed).toBe(true);
     expect(r.faults.clean.completed).toBe(true);
-    expect(r.faults.duplicatedObjects).toBe(0);
+    expect(r.faults.duplicatedObjects, `surplus by kind: ${JSON.stringify(r.faults.duplicatedByKind)}`).toBe(0);
     expect(r.faults.lostUpdates).toBe(0);
     expect(r.objectsLeft).toBe(0);
     expect(r.deadLettered).toBe(0);
@@ -146,7 +146,7 @@ describe('npm run bench -- --workers 2 --faults on the memory store (2 clusters)
     const options = { ...DEFAULT_BENCH_OPTIONS, clusters: 2, workerReplicas: 1, store: 'memory' as const, reconcileWorkers: 2, timeoutSeconds: 100 };
     const r = await runBenchmarkWithFaults(options, { ...DEFAULT_FAULT_PLAN, lostMessage: 0.05, duplicatedMessage: 0.05 }, () => {});
     expect(r.completed).toBe(true);
-    expect(r.faults.duplicatedObjects).toBe(0);
+    expect(r.faults.duplicatedObjects, `surplus by kind: ${JSON.stringify(r.faults.duplicatedByKind)}`).toBe(0);
     expect(r.faults.lostUpdates).toBe(0);
     expect(r.objectsLeft).toBe(0);
     expect(r.deadLettered).toBe(0);
