@@ -28,6 +28,7 @@ import { CLUSTER_SECRET_TYPE, CORE_GROUP, kubeconfigSecretName } from '../common
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { addonSkips, remediationInProgress } from './annotations.js';
 import { controlPlaneFailureDomains } from './failure-domains.js';
+import { deleteOrphanedParts } from './orphaned-parts.js';
 import { buildInfraMachine, buildKubeadmConfig, buildMachine, newMachineName } from './machine-factory.js';
 import { configSpecHash, machineFacts, machineHasNode } from './machine-facts.js';
 import { planControlPlane } from './plan.js';
@@ -219,6 +220,7 @@ async function createMachine(scope: KcpScope, init: boolean, failureDomain?: str
     infraTemplate: template,
     ...(failureDomain ? { failureDomain } : {}),
   };
+  await deleteOrphanedParts(scope);
   const infraMachine = buildInfraMachine(input);
   const created: ObjectKey[] = [];
   try {

@@ -123,4 +123,31 @@ describe('KubeadmControlPlane scenario (converge harness, in-memory provider)', 
     expect(await cpMachines(store)).toEqual([]);
     expect(await kcp(store)).toBeUndefined();
   });
+  it('deletes the parts a crash left behind (an InfraMachine and a KubeadmConfig no Machine names) before it creates a Machine', async () => {
+    const { store, run } = await setup(1);
+    const owner = await kcp(store);
+    if (!owner) throw new Error('kcp missing');
+    const controller = { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name, uid: owner.metadata.uid, controller: true };
+    const labels = { 'cluster.x-k8s.io/cluster-name': 'c1', 'cluster.x-k8s.io/control-plane': '' };
+    await store.create({
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+      kind: 'InMemoryMachine',
+      metadata: { name: 'cp-crashed', namespace: NS, labels, ownerReferences: [controller] },
+      spec: { startupSeconds: 0 },
+    });
+    await store.create({
+      apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2',
+      kind: 'KubeadmConfig',
+      metadata: { name: 'cp-crashed', namespace: NS, labels, ownerReferences: [controller] },
+      spec: { format: 'cloud-config' },
+    });
+    expect((await run()).errors).toEqual([]);
+    const [machine, ...others] = await cpMachines(store);
+    expect(others).toEqual([]);
+    for (const kind of ['InMemoryMachine', 'KubeadmConfig']) {
+      const group = kind === 'KubeadmConfig' ? 'bootstrap.cluster.x-k8s.io' : 'infrastructure.cluster.x-k8s.io';
+      const { items } = await store.list({ group, kind, namespace: NS });
+      expect(items.map((o) => o.metadata.name)).toEqual([machine?.metadata.name]);
+    }
+  });
 });
