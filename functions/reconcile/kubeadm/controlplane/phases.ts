@@ -28,7 +28,7 @@ import { CLUSTER_SECRET_TYPE, CORE_GROUP, kubeconfigSecretName } from '../common
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { addonSkips, remediationInProgress } from './annotations.js';
 import { controlPlaneFailureDomains } from './failure-domains.js';
-import { deleteOrphanedParts } from './orphaned-parts.js';
+import { orphanedParts, resumableName } from './orphaned-parts.js';
 import { buildInfraMachine, buildKubeadmConfig, buildMachine, newMachineName } from './machine-factory.js';
 import { configSpecHash, machineFacts, machineHasNode } from './machine-facts.js';
 import { planControlPlane } from './plan.js';
@@ -209,29 +209,31 @@ async function createMachine(scope: KcpScope, init: boolean, failureDomain?: str
     scope.creationProblem = `infrastructure template ${ref.kind} ${ref.name} not found`;
     return { requeueAfterSeconds: MISSING_REFERENCE_REQUEUE_SECONDS };
   }
-  const input = {
+  const base = {
     kcp: scope.object,
     spec: scope.spec,
     clusterName,
-    name: newMachineName(scope.object.metadata.name),
     init,
     extraAnnotations: replacementAnnotations(scope),
     specHash: configSpecHash(scope.spec.kubeadmConfigSpec),
     infraTemplate: template,
     ...(failureDomain ? { failureDomain } : {}),
   };
-  await deleteOrphanedParts(scope);
+  const parts = (name: string) => [buildInfraMachine({ ...base, name }), buildKubeadmConfig({ ...base, name })];
+  // An earlier creation interrupted between its writes resumes under its name; stale parts go.
+  const owned = await scope.ctx.store.listByOwner(scope.object.metadata.uid);
+  const orphans = orphanedParts(scope.object.metadata.uid, owned, [...owned.filter((o) => o.kind === 'Machine'), ...scope.machines]);
+  const resumed = resumableName(orphans, parts);
+  for (const stale of orphans.filter((o) => o.metadata.name !== resumed)) await deleteIfPresent(scope, keyOf(stale));
+  const input = { ...base, name: resumed ?? newMachineName(scope.object.metadata.name) };
   const infraMachine = buildInfraMachine(input);
-  const created: ObjectKey[] = [];
-  try {
-    for (const obj of [infraMachine, buildKubeadmConfig(input), buildMachine(input, infraMachine)]) {
+  // No clean-up on failure: whatever was written is picked up by the next run, as above.
+  for (const obj of [infraMachine, buildKubeadmConfig(input), buildMachine(input, infraMachine)]) {
+    try {
       await scope.ctx.store.create(obj);
-      created.push(keyOf(obj));
+    } catch (error) {
+      if (!(resumed && isAlreadyExists(error))) throw error;
     }
-  } catch (error) {
-    // Leave no orphans behind: the next reconcile plans again from scratch.
-    for (const key of created) await deleteIfPresent(scope, key);
-    throw error;
   }
   if (Object.keys(input.extraAnnotations).length > 0) await finishRemediation(scope);
   return undefined;

@@ -8,6 +8,8 @@ import { WORKLOAD_CLUSTER_PORT } from '../../../../shared/ports/workload-cluster
 import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
 import { InMemoryWorkloadCluster } from '../../../../shared/workload-cluster/in-memory-workload-cluster.js';
 import { converge } from '../../../support/converge.js';
+import { ANNOTATION_CLONED_FROM_GROUPKIND, ANNOTATION_CLONED_FROM_NAME } from '../../../../functions/reconcile/kubeadm/common/well-known.js';
+import { controlPlaneLabels } from '../../../../functions/reconcile/kubeadm/controlplane/machine-factory.js';
 import { FakeClock } from '../../../support/fake-clock.js';
 
 const NS = 'default';
@@ -123,7 +125,7 @@ describe('KubeadmControlPlane scenario (converge harness, in-memory provider)', 
     expect(await cpMachines(store)).toEqual([]);
     expect(await kcp(store)).toBeUndefined();
   });
-  it('deletes the parts a crash left behind (an InfraMachine and a KubeadmConfig no Machine names) before it creates a Machine', async () => {
+  it('deletes stale parts a crash left behind (no Machine names them, and they are not what it would build now) before it creates a Machine', async () => {
     const { store, run } = await setup(1);
     const owner = await kcp(store);
     if (!owner) throw new Error('kcp missing');
@@ -149,5 +151,29 @@ describe('KubeadmControlPlane scenario (converge harness, in-memory provider)', 
       const { items } = await store.list({ group, kind, namespace: NS });
       expect(items.map((o) => o.metadata.name)).toEqual([machine?.metadata.name]);
     }
+  });
+  it('finishes a creation a crash interrupted: the InfraMachine it wrote is used, under its name', async () => {
+    const { store, run } = await setup(1);
+    const owner = await kcp(store);
+    if (!owner) throw new Error('kcp missing');
+    const controller = { apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name, uid: owner.metadata.uid, controller: true };
+    const interrupted = await store.create({
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+      kind: 'InMemoryMachine',
+      metadata: {
+        name: 'cp-interrupted',
+        namespace: NS,
+        labels: controlPlaneLabels('c1', 'cp'),
+        // As the KubeadmControlPlane writes it: cloned from the machine template.
+        annotations: { [ANNOTATION_CLONED_FROM_NAME]: 'tpl', [ANNOTATION_CLONED_FROM_GROUPKIND]: 'InMemoryMachineTemplate.infrastructure.cluster.x-k8s.io' },
+        ownerReferences: [controller],
+      },
+      spec: { startupSeconds: 0 },
+    });
+    expect((await run()).errors).toEqual([]);
+    const machines = await cpMachines(store);
+    expect(machines.map((m) => m.metadata.name)).toEqual(['cp-interrupted']);
+    const infra = await store.get({ group: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachine', namespace: NS, name: 'cp-interrupted' });
+    expect(infra?.metadata.uid).toBe(interrupted.metadata.uid);
   });
 });
