@@ -134,6 +134,9 @@ export function ownerReferenceTo(owner: StoredObject, controller = true): OwnerR
 /** Well-known labels and annotations (capi-contract.md §2.2). */
 export const LABEL_CLUSTER_NAME = 'cluster.x-k8s.io/cluster-name';
 export const ANNOTATION_PAUSED = 'cluster.x-k8s.io/paused';
+/** On an object cloned from a template: the template's name and `Kind.group` (Cluster API's clone annotations). */
+export const ANNOTATION_CLONED_FROM_NAME = 'cluster.x-k8s.io/cloned-from-name';
+export const ANNOTATION_CLONED_FROM_GROUPKIND = 'cluster.x-k8s.io/cloned-from-groupkind';
 /** Sorted, comma-separated lifecycle hooks still to be called for a Cluster (internal/hooks/tracking.go). */
 export const ANNOTATION_PENDING_HOOKS = 'runtime.cluster.x-k8s.io/pending-hooks';
 /** Set on a deleting Cluster once BeforeClusterDelete has passed; the Cluster controller waits for it. */

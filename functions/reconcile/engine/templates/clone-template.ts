@@ -11,10 +11,11 @@ import {
   type OwnerReference,
   type StoredObject,
   groupOf,
+  ANNOTATION_CLONED_FROM_GROUPKIND,
+  ANNOTATION_CLONED_FROM_NAME,
 } from '../../../../shared/contracts/object.js';
 
-export const ANNOTATION_CLONED_FROM_NAME = 'cluster.x-k8s.io/cloned-from-name';
-export const ANNOTATION_CLONED_FROM_GROUPKIND = 'cluster.x-k8s.io/cloned-from-groupkind';
+export { ANNOTATION_CLONED_FROM_GROUPKIND, ANNOTATION_CLONED_FROM_NAME } from '../../../../shared/contracts/object.js';
 const TEMPLATE_SUFFIX = 'Template';
 
 /** `KubeadmConfigTemplate` → `KubeadmConfig`; undefined for a kind that is not a template. */
