@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isRecord, stringAt } from '../../shared/contracts/json.js';
+import { isRecord, stringAt, valueAt } from '../../shared/contracts/json.js';
 import { defaultKinds, type KindInfo } from '../../shared/contracts/kinds.js';
 import { groupOf, type KubeObject, versionOf } from '../../shared/contracts/object.js';
 import { objectMetaSchema } from '../../shared/contracts/schemas/common/metadata.js';
@@ -136,4 +136,26 @@ export function asObject(value: unknown): KubeObject {
   const parsed = kubeObjectSchema.safeParse(value);
   if (!parsed.success) throw new Error(`not a Kubernetes object: ${JSON.stringify(value)}`);
   return parsed.data;
+}
+
+/** A Kubernetes Status cause (`details.causes[]`), its fields as strings ('' when absent). */
+export interface StatusCause {
+  field: string;
+  reason: string;
+  message: string;
+}
+
+/** The causes of a Status body (none when it has none). */
+export function statusCauses(body: unknown): StatusCause[] {
+  const causes = valueAt(body, 'details', 'causes');
+  return (Array.isArray(causes) ? causes : []).map((c: unknown) => ({
+    field: stringAt(c, 'field') ?? '',
+    reason: stringAt(c, 'reason') ?? '',
+    message: stringAt(c, 'message') ?? '',
+  }));
+}
+
+/** The fields a Status body's causes name. */
+export function statusCauseFields(body: unknown): string[] {
+  return statusCauses(body).map((c) => c.field);
 }

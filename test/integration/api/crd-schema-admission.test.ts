@@ -5,10 +5,10 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isRecord, valueAt } from '../../../shared/contracts/json.js';
+import { valueAt } from '../../../shared/contracts/json.js';
 import type { KubeObject } from '../../../shared/contracts/object.js';
 import { startTestApi, type TestApi } from '../../support/api-server.js';
-import { RestClient } from '../../support/rest-client.js';
+import { RestClient, statusCauses } from '../../support/rest-client.js';
 
 const CORE = 'cluster.x-k8s.io/v1beta2';
 const BOOTSTRAP = 'bootstrap.cluster.x-k8s.io/v1beta2';
@@ -24,11 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-function causes(body: unknown): { field?: unknown; reason?: unknown; message?: unknown }[] {
-  const found = valueAt(body, 'details', 'causes');
-  return Array.isArray(found) ? found.filter(isRecord) : [];
-}
 
 const cluster = (name: string, spec: Record<string, unknown>): KubeObject => ({ apiVersion: CORE, kind: 'Cluster', metadata: { name, namespace: 'default' }, spec });
 const config = (name: string, spec: Record<string, unknown>): KubeObject => ({ apiVersion: BOOTSTRAP, kind: 'KubeadmConfig', metadata: { name, namespace: 'default' }, spec });
@@ -61,7 +56,7 @@ describe("Cluster API's CRD schemas at the API", () => {
     expect(response.status).toBe(422);
     expect(valueAt(response.body, 'kind')).toBe('Status');
     expect(valueAt(response.body, 'reason')).toBe('Invalid');
-    expect(causes(response.body)).toContainEqual(expect.objectContaining(cause));
+    expect(statusCauses(response.body)).toContainEqual(expect.objectContaining(cause));
   });
 
   it.each(CASES)('%s: a merge patch is a 422 Status naming the field, and the object is unchanged', async (_what, object, patch, cause) => {
@@ -69,7 +64,7 @@ describe("Cluster API's CRD schemas at the API", () => {
     const stored = await api.mustCreate(valid);
     const response = await api.tryMergePatch(valid.apiVersion, valid.kind, 'default', valid.metadata.name, patch);
     expect(response.status).toBe(422);
-    expect(causes(response.body)).toContainEqual(expect.objectContaining(cause));
+    expect(statusCauses(response.body)).toContainEqual(expect.objectContaining(cause));
     expect((await api.get(valid.apiVersion, valid.kind, 'default', valid.metadata.name))?.metadata.resourceVersion).toBe(stored.metadata.resourceVersion);
   });
 });

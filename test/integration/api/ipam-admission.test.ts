@@ -10,10 +10,10 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { isRecord, stringAt, valueAt } from '../../../shared/contracts/json.js';
+import { stringAt, valueAt } from '../../../shared/contracts/json.js';
 import type { KubeObject } from '../../../shared/contracts/object.js';
 import { startTestApi, type TestApi } from '../../support/api-server.js';
-import { RestClient } from '../../support/rest-client.js';
+import { RestClient, statusCauseFields } from '../../support/rest-client.js';
 
 const IPAM_SAMPLES = resolve(fileURLToPath(new URL('../../../', import.meta.url)), '../shared/capi-samples/ipam');
 const HAVE_SAMPLES = existsSync(IPAM_SAMPLES);
@@ -34,11 +34,6 @@ afterAll(async () => {
 
 function sample(file: string): KubeObject {
   return parse(readFileSync(resolve(IPAM_SAMPLES, file), 'utf8'));
-}
-
-function causeFields(body: unknown): string[] {
-  const causes = valueAt(body, 'details', 'causes');
-  return Array.isArray(causes) ? causes.map((c: unknown) => (isRecord(c) && typeof c.field === 'string' ? c.field : '')) : [];
 }
 
 const pool = (name: string, spec: Record<string, unknown>, kind = 'InClusterIPPool'): KubeObject => ({ apiVersion: POOL, kind, metadata: { name }, spec });
@@ -105,7 +100,7 @@ describe('bad IPAM input is a 422 naming the field', () => {
   ])('%s', async (_name, object, field) => {
     const response = await api.create(object);
     expect(response.status).toBe(422);
-    expect(causeFields(response.body)).toContain(field);
+    expect(statusCauseFields(response.body)).toContain(field);
   });
 
   it.each<[string, KubeObject, Record<string, unknown>]>([
@@ -119,7 +114,7 @@ describe('bad IPAM input is a 422 naming the field', () => {
       body: JSON.stringify(patch),
     });
     expect(response.status).toBe(422);
-    expect(causeFields(await response.json())).toEqual(['spec']);
+    expect(statusCauseFields(await response.json())).toEqual(['spec']);
     expect(stringAt(await api.get(IPAM, object.kind, 'default', created.metadata.name), 'spec', 'poolRef', 'name')).toBe(stringAt(created, 'spec', 'poolRef', 'name'));
   });
 });

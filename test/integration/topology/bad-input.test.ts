@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ControlPlane, startControlPlane } from '../../../local/control-plane.js';
 import { conditionsOf, findCondition } from '../../../shared/contracts/conditions.js';
-import { isRecord, valueAt } from '../../../shared/contracts/json.js';
+import { valueAt } from '../../../shared/contracts/json.js';
 import type { KubeObject } from '../../../shared/contracts/object.js';
 import { eventually } from '../../support/eventually.js';
-import { RestClient } from '../../support/rest-client.js';
+import { RestClient, statusCauseFields } from '../../support/rest-client.js';
 
 const NS = 'bad-topology';
 const CORE = 'cluster.x-k8s.io/v1beta2';
@@ -84,11 +84,6 @@ function cluster(name: string, className: string, variables: unknown[]): KubeObj
   };
 }
 
-function causes(body: unknown): string[] {
-  const list = valueAt(body, 'details', 'causes');
-  return Array.isArray(list) ? list.map((c: unknown) => (isRecord(c) && typeof c.field === 'string' ? c.field : '')) : [];
-}
-
 const condition = (o: KubeObject | undefined, type: string) => findCondition(conditionsOf(o?.status), type);
 
 beforeAll(async () => {
@@ -113,7 +108,7 @@ describe('bad topology input through the HTTP API', () => {
   ])('%s is a 422 naming the field, and nothing is stored', async (_name, object, field) => {
     const response = await api.create(object);
     expect(response.status).toBe(422);
-    expect(causes(response.body)).toContain(field);
+    expect(statusCauseFields(response.body)).toContain(field);
     expect(await api.get(CORE, 'Cluster', NS, object.metadata.name)).toBeUndefined();
   });
 
@@ -124,7 +119,7 @@ describe('bad topology input through the HTTP API', () => {
       ]),
     );
     expect(response.status).toBe(422);
-    expect(causes(response.body)).toContain('spec.patches[0].definitions[0].jsonPatches[0].path');
+    expect(statusCauseFields(response.body)).toContain('spec.patches[0].definitions[0].jsonPatches[0].path');
   });
 
   it('defaults from the schema are written into the Cluster', async () => {
@@ -139,7 +134,7 @@ describe('bad topology input through the HTTP API', () => {
     const before = await api.get(CORE, 'Cluster', NS, 'c-defaults');
     const response = await api.tryMergePatch(CORE, 'Cluster', NS, 'c-defaults', { spec: { topology: { variables: [{ name: 'size', value: 3 }] } } });
     expect(response.status).toBe(422);
-    expect(causes(response.body)).toContain('spec.topology.variables[0].value');
+    expect(statusCauseFields(response.body)).toContain('spec.topology.variables[0].value');
     const after = await api.get(CORE, 'Cluster', NS, 'c-defaults');
     // The controllers keep writing the rest of the spec (refs, endpoint) meanwhile; the refused patch must not have touched the topology.
     expect(after?.spec?.topology).toEqual(before?.spec?.topology);

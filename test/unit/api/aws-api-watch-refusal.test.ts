@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { handleApiRequest } from '../../../functions/api/api.js';
 import type { Principal } from '../../../functions/api/auth.js';
-import { pathAdmission } from '../../../functions/api/path-admission.js';
 import { stringAt } from '../../../shared/contracts/json.js';
-import { KindRegistry } from '../../../shared/contracts/kinds.js';
-import { builtinProviderLookup } from '../../../shared/contracts/providers/builtin-lookup.js';
-import { silentLogger } from '../../../shared/ports/logger.js';
-import { MemoryObjectStore } from '../../../shared/store/memory-store.js';
+import { memoryApiDeps } from '../../support/api-deps.js';
 
 /**
  * On AWS the HTTP API buffers responses, so the API function has no watch hub: a watch that
@@ -16,10 +12,9 @@ const caller: Principal = { name: 'alice', canReadSecrets: false, canWriteSecret
 
 describe('the API function on AWS (no watch hub)', () => {
   it.each(['watch=true', 'watch=1&resourceVersion=5'])('answers %s on a list with a 405 naming both watch endpoints', async (query) => {
-    const kinds = new KindRegistry();
     const response = await handleApiRequest(
       { method: 'GET', path: '/api/v1/namespaces/default/configmaps', query: new URLSearchParams(query), headers: {}, body: '' },
-      { store: new MemoryObjectStore(), kinds, admission: pathAdmission(kinds, builtinProviderLookup), logger: silentLogger, authenticate: () => caller },
+      memoryApiDeps({ authenticate: () => caller }),
     );
     expect(response.status).toBe(405);
     const message = stringAt(JSON.parse(response.body), 'message') ?? '';

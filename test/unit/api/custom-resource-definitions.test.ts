@@ -1,22 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type ApiDeps, handleApiRequest } from '../../../functions/api/api.js';
-import { pathAdmission } from '../../../functions/api/path-admission.js';
+import { handleApiRequest } from '../../../functions/api/api.js';
 import { contractLabels } from '../../../shared/contracts/crds/custom-resource-definition.js';
 import { isRecord, stringAt } from '../../../shared/contracts/json.js';
-import { KindRegistry } from '../../../shared/contracts/kinds.js';
 import { builtinProviderLookup } from '../../../shared/contracts/providers/builtin-lookup.js';
-import { silentLogger } from '../../../shared/ports/logger.js';
-import { MemoryObjectStore } from '../../../shared/store/memory-store.js';
+import { memoryApiDeps } from '../../support/api-deps.js';
 
-const kinds = new KindRegistry();
-const deps: ApiDeps = {
-  store: new MemoryObjectStore(),
-  kinds,
-  admission: pathAdmission(kinds, builtinProviderLookup),
-  authenticate: () => ({ name: 'reader', canReadSecrets: false, canWriteSecrets: false }),
-  logger: silentLogger,
-  contracts: builtinProviderLookup,
-};
+const deps = memoryApiDeps({ contracts: builtinProviderLookup });
+const { kinds } = deps;
 const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 
 async function get(path: string, query = '', method = 'GET') {

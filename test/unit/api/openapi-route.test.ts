@@ -1,17 +1,14 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { type ApiDeps, handleApiRequest } from '../../../functions/api/api.js';
+import { handleApiRequest } from '../../../functions/api/api.js';
 import { httpApiResult } from '../../../functions/api/aws-event.js';
-import { pathAdmission } from '../../../functions/api/path-admission.js';
 import { builtinOpenApi } from '../../../functions/api/routes/openapi.js';
 import { writeResponse } from '../../../functions/watch/write-response.js';
 import { openApiV2Document } from '../../../shared/contracts/openapi-v2/document.js';
 import { encodeSwaggerDocument } from '../../../shared/contracts/openapi-v2/gnostic-protobuf.js';
-import { builtinProviderLookup } from '../../../shared/contracts/providers/builtin-lookup.js';
-import { silentLogger } from '../../../shared/ports/logger.js';
-import { MemoryObjectStore } from '../../../shared/store/memory-store.js';
 import { recordAt } from '../../../shared/contracts/json.js';
 import { KindRegistry } from '../../../shared/contracts/kinds.js';
+import { memoryApiDeps } from '../../support/api-deps.js';
 
 describe('OpenAPI v3 served by the API', () => {
   const kinds = new KindRegistry();
@@ -35,14 +32,8 @@ describe('OpenAPI v3 served by the API', () => {
 });
 
 describe('OpenAPI v2 served by the API', () => {
-  const kinds = new KindRegistry();
-  const deps: ApiDeps = {
-    store: new MemoryObjectStore(),
-    kinds,
-    admission: pathAdmission(kinds, builtinProviderLookup),
-    authenticate: () => ({ name: 'reader', canReadSecrets: false, canWriteSecrets: false }),
-    logger: silentLogger,
-  };
+  const deps = memoryApiDeps();
+  const { kinds } = deps;
   const get = (path: string, accept: string) => handleApiRequest({ method: 'GET', path, query: new URLSearchParams(), headers: { accept }, body: '' }, deps);
   const expected = openApiV2Document(kinds);
 
