@@ -120,6 +120,11 @@ export function controllerOf(obj: KubeObject): OwnerReference | undefined {
   return (obj.metadata.ownerReferences ?? []).find((ref) => ref.controller === true);
 }
 
+/** Whether the object's controller owner reference names `ownerUid`. */
+export function isControlledBy(obj: KubeObject, ownerUid: string): boolean {
+  return controllerOf(obj)?.uid === ownerUid;
+}
+
 export function ownerReferenceTo(owner: StoredObject, controller = true): OwnerReference {
   return {
     apiVersion: owner.apiVersion,

@@ -4,9 +4,9 @@ import { listClusterMembers, MACHINE, MACHINE_SET } from '../../engine/reference
 import { clusterNameOf, ensureClusterNameLabel } from '../../engine/references/cluster-name-label.js';
 import { conditionsOf, isConditionTrue } from '../../../../shared/contracts/conditions.js';
 import { numberAt } from '../../../../shared/contracts/json.js';
-import { type StoredObject, isDeleting, keyOf } from '../../../../shared/contracts/object.js';
+import { type StoredObject, isControlledBy, isDeleting, keyOf } from '../../../../shared/contracts/object.js';
 import { isNotFound } from '../../../../shared/errors/index.js';
-import { deleteMembersThenWait, isControlledBy } from '../../engine/references/delete-controlled.js';
+import { deleteMembersThenWait } from '../../engine/references/delete-controlled.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import {
   LABEL_TEMPLATE_HASH,

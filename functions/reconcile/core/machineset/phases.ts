@@ -5,13 +5,14 @@ import { conditionsOf, findCondition } from '../../../../shared/contracts/condit
 import { numberAt, stringAt } from '../../../../shared/contracts/json.js';
 import {
   type StoredObject,
+  isControlledBy,
   isDeleting,
   ownerReferenceTo,
 } from '../../../../shared/contracts/object.js';
 import { isAlreadyExists, isNotFound } from '../../../../shared/errors/index.js';
 import { type ContractReference, describeReference, readReference, referenceKey } from '../../engine/references/object-reference.js';
 import { REFERENCE_MISSING_REQUEUE_SECONDS } from '../../engine/references/resolve-reference.js';
-import { deleteMembersThenWait, isControlledBy } from '../../engine/references/delete-controlled.js';
+import { deleteMembersThenWait } from '../../engine/references/delete-controlled.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { cloneFromTemplate, kindFromTemplate } from '../../engine/templates/clone-template.js';
 import { newMachine, randomMachineName } from './machine-factory.js';

@@ -16,10 +16,6 @@ import { isNotFound } from '../../../../shared/errors/index.js';
 import type { PhaseResult, Scope } from '../skeleton/types.js';
 import { WAIT_SAFETY_NET_SECONDS } from '../work/wait-safety-net.js';
 
-export function isControlledBy(object: StoredObject, ownerUid: string): boolean {
-  return (object.metadata.ownerReferences ?? []).some((r) => r.uid === ownerUid && r.controller === true);
-}
-
 /**
  * The body of such a delete phase, over the members the owner's find phase listed: each not yet
  * deleting is deleted; finished (`{}`) when none is left, else stop and wait.

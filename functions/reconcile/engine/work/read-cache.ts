@@ -23,20 +23,20 @@ export class ReconcileReadCache implements ObjectStore {
   async get(key: ObjectKey): Promise<StoredObject | undefined> {
     const id = keyString(key);
     const cached = this.objects.get(id);
-    if (cached) return copy(cached.object);
+    if (cached) return copyJson(cached.object);
     const found = await this.inner.get(key);
     this.objects.set(id, { object: found });
-    return copy(found);
+    return copyJson(found);
   }
 
   async list(query: ListQuery): Promise<ListResult> {
     const id = JSON.stringify(query);
     const cached = this.pages.get(id);
-    if (cached) return copy(cached);
+    if (cached) return copyJson(cached);
     const result = await this.inner.list(query);
     this.pages.set(id, result);
     this.remember(result.items);
-    return copy(result);
+    return copyJson(result);
   }
 
   async listByCluster(namespace: string, clusterName: string, kind?: GroupKind): Promise<StoredObject[]> {
@@ -69,11 +69,11 @@ export class ReconcileReadCache implements ObjectStore {
 
   private async cachedItems(id: string, read: () => Promise<StoredObject[]>): Promise<StoredObject[]> {
     const cached = this.indexed.get(id);
-    if (cached) return copy(cached);
+    if (cached) return copyJson(cached);
     const items = await read();
     this.indexed.set(id, items);
     this.remember(items);
-    return copy(items);
+    return copyJson(items);
   }
 
   private remember(items: readonly StoredObject[]): void {
@@ -91,10 +91,6 @@ export class ReconcileReadCache implements ObjectStore {
     this.objects.delete(keyString(key));
     const stored = await call();
     this.objects.set(keyString(keyOf(stored)), { object: stored });
-    return copy(stored);
+    return copyJson(stored);
   }
-}
-
-function copy<T>(value: T): T {
-  return copyJson(value);
 }

@@ -10,24 +10,22 @@
  */
 
 import { deepEqual, isRecord, stringAt } from '../../../../shared/contracts/json.js';
-import { type KubeObject, type StoredObject, controllerOf } from '../../../../shared/contracts/object.js';
+import { type KubeObject, type StoredObject, isControlledBy } from '../../../../shared/contracts/object.js';
 
 /** Kinds that are whole objects of their own, never a Machine's part. */
 const NOT_PARTS = new Set(['Machine', 'Secret', 'ConfigMap']);
 
 const partRef = (kind: string | undefined, name: string | undefined) => `${kind ?? ''}/${name ?? ''}`;
 
-/** Pure: the objects `owned` (what lists the KCP as an owner) that are parts no Machine names. */
-export function orphanedParts(kcpUid: string, owned: readonly StoredObject[], machines: readonly StoredObject[]): StoredObject[] {
+/** Pure: the objects `owned` (what lists the KCP as an owner) that are parts none of its Machines (also in `owned`) names. */
+export function orphanedParts(kcpUid: string, owned: readonly StoredObject[]): StoredObject[] {
   const named = new Set(
-    machines.flatMap((m) => [
+    owned.filter((o) => o.kind === 'Machine').flatMap((m) => [
       partRef(stringAt(m, 'spec', 'infrastructureRef', 'kind'), stringAt(m, 'spec', 'infrastructureRef', 'name')),
       partRef(stringAt(m, 'spec', 'bootstrap', 'configRef', 'kind'), stringAt(m, 'spec', 'bootstrap', 'configRef', 'name')),
     ]),
   );
-  return owned.filter(
-    (o) => !NOT_PARTS.has(o.kind) && controllerOf(o)?.uid === kcpUid && !named.has(partRef(o.kind, o.metadata.name)),
-  );
+  return owned.filter((o) => !NOT_PARTS.has(o.kind) && isControlledBy(o, kcpUid) && !named.has(partRef(o.kind, o.metadata.name)));
 }
 
 /** Every field `want` sets is the same in `have` (which may hold more). */

@@ -8,7 +8,7 @@ import {
   LABEL_CLUSTER_NAME,
   type ObjectKey,
   type StoredObject,
-  controllerOf,
+  isControlledBy,
   groupOf,
   keyOf,
   ownerReferenceTo,
@@ -127,10 +127,6 @@ async function adminKubeconfig(
   });
 }
 
-function isControlledBy(obj: StoredObject, owner: StoredObject): boolean {
-  return controllerOf(obj)?.uid === owner.metadata.uid;
-}
-
 function infraMachineOf(machine: StoredObject, objects: readonly StoredObject[]): StoredObject | undefined {
   const kind = stringAt(machine, 'spec', 'infrastructureRef', 'kind');
   const name = stringAt(machine, 'spec', 'infrastructureRef', 'name');
@@ -148,7 +144,7 @@ export async function collectMachines(scope: KcpScope): Promise<PhaseResult | un
     return ref ? [{ group: ref.apiGroup, kind: ref.kind }] : [];
   });
   scope.clusterObjects = [...machines, ...(await listClusterMembers(scope.ctx.store, namespace, clusterName, infraKinds))];
-  scope.machines = scope.clusterObjects.filter((o) => o.kind === 'Machine' && isControlledBy(o, scope.object));
+  scope.machines = scope.clusterObjects.filter((o) => o.kind === 'Machine' && isControlledBy(o, scope.object.metadata.uid));
   const specHash = configSpecHash(scope.spec.kubeadmConfigSpec);
   const now = scope.ctx.clock.now();
   scope.facts = scope.machines.map((m) => {
@@ -222,7 +218,7 @@ async function createMachine(scope: KcpScope, init: boolean, failureDomain?: str
   const parts = (name: string) => [buildInfraMachine({ ...base, name }), buildKubeadmConfig({ ...base, name })];
   // An earlier creation interrupted between its writes resumes under its name; stale parts go.
   const owned = await scope.ctx.store.listByOwner(scope.object.metadata.uid);
-  const orphans = orphanedParts(scope.object.metadata.uid, owned, [...owned.filter((o) => o.kind === 'Machine'), ...scope.machines]);
+  const orphans = orphanedParts(scope.object.metadata.uid, owned);
   const resumed = resumableName(orphans, parts);
   for (const stale of orphans.filter((o) => o.metadata.name !== resumed)) await deleteIfPresent(scope, keyOf(stale));
   const input = { ...base, name: resumed ?? newMachineName(scope.object.metadata.name) };
