@@ -15,6 +15,14 @@ export class IndexedObjects {
     return this.objects.get(id);
   }
 
+  get size(): number {
+    return this.objects.size;
+  }
+
+  values(): IterableIterator<StoredObject> {
+    return this.objects.values();
+  }
+
   has(id: string): boolean {
     return this.objects.has(id);
   }

@@ -20,19 +20,37 @@ import { collectGarbage } from './garbage-collection.js';
 import { IndexedObjects } from './memory-indexes.js';
 import { matchesLabelSelector } from './label-selector.js';
 import { compareByNamespaceAndName, pageOf } from './list-page.js';
+import type { ObjectJournal } from './object-journal.js';
 import { alreadyExists, notFound, planDelete, prepareCreate, prepareStatusUpdate, prepareUpdate } from './prepare-write.js';
 
 export interface MemoryObjectStoreOptions {
   clock?: Clock;
+  /** Objects stored before (a journal's replay); taken as they are, not copied or checked again. */
+  initial?: Iterable<StoredObject>;
+  /** Told of every write before listeners are (the durable embedded store, ADR 0131). */
+  journal?: ObjectJournal;
 }
 
 export class MemoryObjectStore implements ObjectStore, ChangeSource {
   private readonly objects = new IndexedObjects();
   private readonly listeners = new Set<(change: ObjectChange) => void>();
   private readonly clock: Clock;
+  private readonly journal: ObjectJournal | undefined;
 
   constructor(options: MemoryObjectStoreOptions = {}) {
     this.clock = options.clock ?? systemClock;
+    this.journal = options.journal;
+    for (const obj of options.initial ?? []) this.objects.set(keyString(keyOf(obj)), obj);
+  }
+
+  /** How many objects are stored (a journal's compaction threshold). */
+  get size(): number {
+    return this.objects.size;
+  }
+
+  /** Every stored object, uncopied: for a journal's snapshot only (callers must not mutate them). */
+  storedObjects(): IterableIterator<StoredObject> {
+    return this.objects.values();
   }
 
   onChange(listener: (change: ObjectChange) => void): () => void {
@@ -44,7 +62,7 @@ export class MemoryObjectStore implements ObjectStore, ChangeSource {
     const created = prepareCreate(obj, this.clock.now());
     const key = keyOf(created);
     if (this.objects.has(keyString(key))) throw alreadyExists(key);
-    this.objects.set(keyString(key), created);
+    this.put(created);
     this.emit({ type: 'INSERT', newObject: created });
     return this.copy(created);
   }
@@ -58,11 +76,11 @@ export class MemoryObjectStore implements ObjectStore, ChangeSource {
     const stored = this.stored(keyOf(obj));
     const plan = prepareUpdate(stored, obj, this.clock.now());
     if (plan.action === 'write') {
-      this.objects.set(keyString(keyOf(stored)), plan.object);
+      this.put(plan.object);
       this.emit({ type: 'MODIFY', oldObject: stored, newObject: plan.object });
       return this.copy(plan.object);
     }
-    this.objects.delete(keyString(keyOf(stored)));
+    this.remove(keyOf(stored));
     this.emit({ type: 'REMOVE', oldObject: stored });
     await collectGarbage(this, stored.metadata.uid, 'Background');
     return this.copy(plan.object);
@@ -71,7 +89,7 @@ export class MemoryObjectStore implements ObjectStore, ChangeSource {
   async updateStatus(obj: KubeObject): Promise<StoredObject> {
     const stored = this.stored(keyOf(obj));
     const next = prepareStatusUpdate(stored, obj, this.clock.now());
-    this.objects.set(keyString(keyOf(stored)), next);
+    this.put(next);
     this.emit({ type: 'MODIFY', oldObject: stored, newObject: next });
     return this.copy(next);
   }
@@ -81,13 +99,13 @@ export class MemoryObjectStore implements ObjectStore, ChangeSource {
     const policy = options.propagationPolicy ?? 'Background';
     const plan = planDelete(stored, options, this.clock.now());
     if (plan.action === 'remove') {
-      this.objects.delete(keyString(key));
+      this.remove(key);
       this.emit({ type: 'REMOVE', oldObject: stored });
       await collectGarbage(this, stored.metadata.uid, policy);
       return { object: this.copy(stored), removed: true };
     }
     if (plan.action === 'markDeleting') {
-      this.objects.set(keyString(key), plan.object);
+      this.put(plan.object);
       this.emit({ type: 'MODIFY', oldObject: stored, newObject: plan.object });
     }
     if (policy === 'Orphan') await collectGarbage(this, stored.metadata.uid, 'Orphan');
@@ -116,6 +134,17 @@ export class MemoryObjectStore implements ObjectStore, ChangeSource {
 
   private sorted(objects: StoredObject[]): StoredObject[] {
     return objects.sort(compareByNamespaceAndName).map((obj) => this.copy(obj));
+  }
+
+  private put(obj: StoredObject): void {
+    // The journal first: a write it refuses (a full disk) changes nothing here either.
+    this.journal?.put(obj);
+    this.objects.set(keyString(keyOf(obj)), obj);
+  }
+
+  private remove(key: ObjectKey): void {
+    this.journal?.remove(key);
+    this.objects.delete(keyString(key));
   }
 
   private stored(key: ObjectKey): StoredObject {

@@ -21,3 +21,8 @@ export function nextResourceVersion(now: Date, previous?: string): string {
 export function isResourceVersion(value: string): boolean {
   return /^[1-9][0-9]{0,19}$/.test(value) && Number.isSafeInteger(Number(value));
 }
+
+/** Makes every value issued from now on greater than `value` (a store reloaded from its journal). */
+export function noteIssuedResourceVersion(value: string): void {
+  if (isResourceVersion(value)) lastIssued = Math.max(lastIssued, Number(value));
+}
