@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { isRecord } from '../shared/contracts/json.js';
 import { isResourceVersion } from '../shared/store/resource-version.js';
 import { type ChangeJournal, type JournalContents, type JournalRecord, parseJournalRecord } from '../shared/watch/change-journal.js';
+import { parseJsonLine } from './json-line.js';
 
 export const CHANGE_JOURNAL_FILE = 'watch-journal.jsonl';
 
@@ -24,12 +25,12 @@ export class FileChangeJournal implements ChangeJournal {
   load(): JournalContents | undefined {
     if (!existsSync(this.path)) return undefined;
     const lines = readFileSync(this.path, 'utf8').split('\n');
-    const header = parseLine(lines[0] ?? '');
+    const header = parseJsonLine(lines[0] ?? '');
     if (!isRecord(header) || typeof header.origin !== 'string' || !isResourceVersion(header.origin)) return undefined;
     const evictedThrough = typeof header.evictedThrough === 'number' && Number.isSafeInteger(header.evictedThrough) ? header.evictedThrough : 0;
     const records: JournalRecord[] = [];
     for (const line of lines.slice(1)) {
-      const record = parseJournalRecord(parseLine(line));
+      const record = parseJournalRecord(parseJsonLine(line));
       // Sequence numbers run on without a gap; anything else is a torn or foreign tail.
       if (!record || record.seq !== (records.at(-1)?.seq ?? evictedThrough) + 1) break;
       records.push(record);
@@ -60,10 +61,3 @@ export class FileChangeJournal implements ChangeJournal {
   }
 }
 
-function parseLine(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-}
