@@ -29,6 +29,9 @@ import type { ReconcileRequest } from '../shared/ports/work-queue.js';
 import { loadOrCreateHooksPathSecret, loadOrCreateServingCertificate, loadOrCreateToken, writeKubeconfig } from './data-dir.js';
 import type { ExtensionTransport } from '../shared/ports/runtime-extensions.js';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.js';
+import { defaultEmbeddedStore, type EmbeddedStoreKind } from './embedded-store-kind.js';
+import { openFileObjectStore } from './file-object-store.js';
+import { MemoryObjectStore } from '../shared/store/memory-store.js';
 import { listen } from './http-server.js';
 import { reconcilePorts } from './reconcile-ports.js';
 import { ReconcileDispatcher } from './workers/reconcile-dispatcher.js';
@@ -49,7 +52,14 @@ export interface ControlPlaneOptions {
   endpoint?: string;
   logger?: Logger;
   clock?: Clock;
-  /** Keep dynalite in memory instead of under the data dir (benchmarks). Default true (persist). */
+  /**
+   * The embedded store when no `endpoint` or `store` is given (ADR 0131): `file`, the in-memory
+   * store kept durable in `<data-dir>/objects.jsonl`, or `dynalite`, the DynamoDB adapter on
+   * dynalite under `<data-dir>/dynamodb`. Default: `dynalite` for a data dir that already holds a
+   * dynalite store and no object journal (nothing is lost on upgrade), `file` otherwise.
+   */
+  embeddedStore?: EmbeddedStoreKind;
+  /** Keep the embedded store in memory instead of under the data dir (benchmarks, tests). Default true (persist). */
   persist?: boolean;
   /** Reconciles of different objects at once (per worker with `workers`). Default 8. */
   concurrency?: number;
@@ -111,7 +121,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   const logger = options.logger ?? silentLogger;
   const clock = options.clock ?? systemClock;
   const token = await loadOrCreateToken(options.dataDir);
-  const backend = options.store ? { store: options.store, close: async () => {} } : await dynamoBackend(options, clock);
+  const backend = options.store ? { store: options.store, close: async () => {} } : await embeddedBackend(options, clock, logger);
   const store = options.wrapStore ? options.wrapStore(backend.store) : backend.store;
 
   const providers = options.providers ?? builtinProviderRegistry();
@@ -197,8 +207,25 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
   };
 }
 
+interface Backend {
+  store: ObjectStore & ChangeSource;
+  close(): Promise<void>;
+}
+
+/** The store `capless up` runs on when none is given: an external endpoint, or one of the embedded stores (ADR 0131). */
+async function embeddedBackend(options: ControlPlaneOptions, clock: Clock, logger: Logger): Promise<Backend> {
+  if (options.endpoint) return dynamoBackend(options, clock);
+  const kind = options.embeddedStore ?? defaultEmbeddedStore(options.dataDir, options.persist ?? true);
+  logger.info('embedded store', { store: kind, persist: options.persist ?? true });
+  if (kind === 'dynalite') return dynamoBackend(options, clock);
+  if (options.persist === false) return { store: new MemoryObjectStore({ clock }), close: async () => {} };
+  const opened = openFileObjectStore(options.dataDir, { clock });
+  if (opened.droppedLines > 0) logger.warn('the object journal ended in lines that could not be read; they were dropped', { lines: opened.droppedLines });
+  return { store: opened.store, close: async () => opened.close() };
+}
+
 /** The DynamoDB adapter on dynalite (or an external endpoint), with the change tap on. */
-async function dynamoBackend(options: ControlPlaneOptions, clock: Clock): Promise<{ store: ObjectStore & ChangeSource; close(): Promise<void> }> {
+async function dynamoBackend(options: ControlPlaneOptions, clock: Clock): Promise<Backend> {
   const dynamo = options.endpoint ? undefined : await startEmbeddedDynamoDb(options.dataDir, { persist: options.persist ?? true });
   const client = new DynamoDBClient({
     // The embedded store is reached through its Unix socket only (ADR 0042); --endpoint over HTTP(S).

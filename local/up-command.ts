@@ -4,6 +4,7 @@ import { SdkAwsCloudFactory } from '../shared/adapters/aws/aws-cloud/sdk-aws-clo
 import { InMemoryLoadBalancers } from '../shared/adapters/memory/load-balancers/in-memory-load-balancers.js';
 import { consoleLogger } from '../shared/ports/logger.js';
 import { startControlPlane } from './control-plane.js';
+import { EMBEDDED_STORE_KINDS, isEmbeddedStoreKind } from './embedded-store-kind.js';
 
 /** `capless up`: the whole control plane in this process (what `npm start` runs). */
 export const upCommand: CliCommand = {
@@ -16,6 +17,8 @@ export const upCommand: CliCommand = {
         port: { type: 'string', default: '8080' },
         'data-dir': { type: 'string', default: '.capless' },
         endpoint: { type: 'string' },
+        // The embedded store (ADR 0131): file (default for a new data dir) or dynalite.
+        store: { type: 'string' },
         host: { type: 'string', default: '127.0.0.1' },
         'log-level': { type: 'string', default: 'info' },
         // The AWS provider's load balancers go to ELBv2 (AWS_ENDPOINT_URL[_ELASTIC_LOAD_BALANCING_V2] like
@@ -30,6 +33,9 @@ export const upCommand: CliCommand = {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got ${values.port}`);
     const workers = Number(values.workers);
     if (!Number.isInteger(workers) || workers < 0) throw new Error(`--workers must be an integer ≥ 0, got ${values.workers}`);
+    const store = values.store;
+    if (store !== undefined && !isEmbeddedStoreKind(store)) throw new Error(`--store must be ${EMBEDDED_STORE_KINDS.join(' or ')}, got ${store}`);
+    if (store !== undefined && values.endpoint) throw new Error('--store picks the embedded store; it cannot be given with --endpoint');
     const level = values['log-level'];
     if (level !== 'debug' && level !== 'info' && level !== 'warn' && level !== 'error') throw new Error('--log-level must be debug, info, warn or error');
     const logger = consoleLogger(level);
@@ -43,6 +49,7 @@ export const upCommand: CliCommand = {
       host: values.host,
       tls: true,
       ...(values.endpoint ? { endpoint: values.endpoint } : {}),
+      ...(store ? { embeddedStore: store } : {}),
       ...(workers > 0
         ? { workers, workerData: { logLevel: level, simulatedLoadBalancers: values['simulated-load-balancers'] } }
         : values['simulated-load-balancers']

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readKubeconfigCredentials } from '../../local/data-dir.js';
+import { OBJECT_JOURNAL_FILE } from '../../local/file-object-store.js';
 import { numberAt, valueAt } from '../../shared/contracts/json.js';
 import { exited, startCaplessUp as startUp } from '../support/capless-up-process.js';
 import { tcpListenPorts, unixSocketPaths } from '../support/tcp-listeners.js';
@@ -148,14 +149,27 @@ describe('capless up (a real process)', () => {
     expect(await exited(up.child)).toBe(0);
   });
 
-  it('listens on one TCP port, the API\'s, and keeps its data dir private even when it pre-existed world-readable', async () => {
+  // Each embedded store (ADR 0131), on a data dir an older capless or a loose umask left world-readable.
+  it.each([
+    {
+      store: 'file',
+      storeFile: OBJECT_JOURNAL_FILE,
+      leftBefore: async (dataDir: string) => writeFile(join(dataDir, OBJECT_JOURNAL_FILE), '{"format":"capless-objects/1"}\n', { mode: 0o644 }),
+    },
+    {
+      store: 'dynalite',
+      storeFile: join('dynamodb', 'CURRENT'),
+      leftBefore: async (dataDir: string) => {
+        await mkdir(join(dataDir, 'dynamodb'), { mode: 0o755 });
+        await writeFile(join(dataDir, 'dynamodb', 'LOG'), 'an older LevelDB info log\n', { mode: 0o644 });
+      },
+    },
+  ])('on the $store store, listens on one TCP port, the API\'s, and keeps its data dir private even when it pre-existed world-readable', async ({ store, storeFile, leftBefore }) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'capless-up-'));
     dirs.push(dataDir);
-    // As an older capless, or a loose umask, left it: 0755 directories and a 0644 LevelDB file.
     await chmod(dataDir, 0o755);
-    await mkdir(join(dataDir, 'dynamodb'), { mode: 0o755 });
-    await writeFile(join(dataDir, 'dynamodb', 'LOG'), 'an older LevelDB info log\n', { mode: 0o644 });
-    const up = await startUp(dataDir);
+    await leftBefore(dataDir);
+    const up = await startUp(dataDir, 0, ['--store', store]);
     children.push(up.child);
 
     const ca = await readFile(join(dataDir, 'serving.crt'), 'utf8');
@@ -171,19 +185,43 @@ describe('capless up (a real process)', () => {
     const pid = up.child.pid;
     if (pid === undefined) throw new Error('capless up has no pid');
     expect(await tcpListenPorts(pid)).toEqual([Number(new URL(up.url).port)]);
-    // The store is reached through a Unix socket in a directory only this user may enter.
-    const [socketPath, ...others] = await storeSocketPaths(up.child);
-    expect(others).toEqual([]);
-    if (socketPath === undefined) throw new Error('capless up has no store socket');
-    expect((await lstat(dirname(socketPath))).mode & 0o777).toBe(0o700);
+    // dynalite is reached through a Unix socket in a directory only this user may enter; the file store has none.
+    const sockets = await storeSocketPaths(up.child);
+    expect(sockets).toHaveLength(store === 'dynalite' ? 1 : 0);
+    for (const socketPath of sockets) expect((await lstat(dirname(socketPath))).mode & 0o777).toBe(0o700);
 
     const modes = await modesUnder(dataDir);
     expect(modes.find((m) => m.path === dataDir)?.mode).toBe(0o700);
-    expect(modes.map((m) => m.path)).toContain(join(dataDir, 'dynamodb', 'CURRENT'));
+    expect(modes.map((m) => m.path)).toContain(join(dataDir, storeFile));
     expect(modes.filter((m) => (m.mode & 0o077) !== 0)).toEqual([]);
+    // The ConfigMap's value sits in the store's files, which only this user may read.
+    if (store === 'file') expect(await readFile(join(dataDir, OBJECT_JOURNAL_FILE), 'utf8')).toContain('hunter2');
 
     up.child.kill('SIGTERM');
     expect(await exited(up.child)).toBe(0);
-    await expect(lstat(dirname(socketPath))).rejects.toMatchObject({ code: 'ENOENT' });
+    for (const socketPath of sockets) await expect(lstat(dirname(socketPath))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('keeps running on dynalite for a data dir that holds a dynalite store and no object journal (an upgrade loses nothing)', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'capless-up-'));
+    dirs.push(dataDir);
+    const older = await startUp(dataDir, 0, ['--store', 'dynalite']);
+    children.push(older.child);
+    const ca = await readFile(join(dataDir, 'serving.crt'), 'utf8');
+    const { token } = readKubeconfigCredentials(await readFile(join(dataDir, 'kubeconfig'), 'utf8'));
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kept' }, data: { since: 'dynalite' } };
+    expect((await call(`${older.url}${CONFIGMAPS}`, ca, { method: 'POST', headers, body: JSON.stringify(configMap) })).status).toBe(201);
+    older.child.kill('SIGTERM');
+    expect(await exited(older.child)).toBe(0);
+
+    const upgraded = await startUp(dataDir);
+    children.push(upgraded.child);
+    const read = await call(`${upgraded.url}${CONFIGMAPS}/kept`, ca, { headers });
+    expect(read.status).toBe(200);
+    expect(valueAt(read.body, 'data', 'since')).toBe('dynalite');
+    await expect(lstat(join(dataDir, OBJECT_JOURNAL_FILE))).rejects.toMatchObject({ code: 'ENOENT' });
+    upgraded.child.kill('SIGTERM');
+    expect(await exited(upgraded.child)).toBe(0);
   });
 });

@@ -13,7 +13,7 @@ import { kubeconfigText } from '../../support/api-server.js';
 
 /**
  * A `@kubernetes/client-node` informer on Clusters against `capless up` (the embedded control
- * plane, dynalite on disk): it sees every change of a cluster's lifecycle in the order the
+ * plane, its default file store on disk): it sees every change of a cluster's lifecycle in the order the
  * store made them, and it carries on across a restart of the control plane.
  */
 const NS = 'informed';

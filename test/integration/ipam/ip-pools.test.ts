@@ -23,7 +23,7 @@ describe.each([
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'capless-ipam-'));
-    const store = backend === 'dynalite' ? {} : { store: new MemoryObjectStore() };
+    const store = backend === 'dynalite' ? { embeddedStore: 'dynalite' as const } : { store: new MemoryObjectStore() };
     plane = await startControlPlane({ dataDir, port: 0, persist: false, resyncSeconds: 3600, ...store });
     api = new RestClient(plane.url, plane.token);
   });
