@@ -3,7 +3,16 @@ import { DEFAULT_RESYNC_MINUTES } from '../lib/stacks/props/resync-default.js';
 import { DEFAULT_FAULT_PLAN, type FaultPlan } from './faults/fault-plan.js';
 import { isKeyAlgorithm, KEY_ALGORITHMS, type KeyAlgorithm } from '../shared/pki/key-algorithm.js';
 
-export type BenchStoreKind = 'memory' | 'dynamodb';
+/**
+ * `file`: the embedded default (ADR 0131), the in-memory store kept in a journal file in the run's
+ * data dir; `memory`: the same with no file; `dynamodb`: the DynamoDB adapter on dynalite (or `--endpoint`).
+ */
+export const BENCH_STORE_KINDS = ['file', 'memory', 'dynamodb'] as const;
+export type BenchStoreKind = (typeof BENCH_STORE_KINDS)[number];
+
+function isBenchStoreKind(value: string): value is BenchStoreKind {
+  return BENCH_STORE_KINDS.some((kind) => kind === value);
+}
 
 /** What one benchmark run does; `npm run bench -- --help` lists the flags. */
 export interface BenchOptions {
@@ -48,12 +57,12 @@ export interface BenchOptions {
   simulateAws?: { storeLatencyMs: number };
 }
 
-export const USAGE = `npm run bench -- [--clusters N] [--cp C] [--worker-machines W] [--workers P] [--store memory|dynamodb]
+export const USAGE = `npm run bench -- [--clusters N] [--cp C] [--worker-machines W] [--workers P] [--store file|memory|dynamodb]
                  [--provision-seconds S] [--json FILE] [--endpoint URL] [--client-concurrency K]
                  [--concurrency R] [--resync-seconds T] [--timeout-seconds X]
                  [--key-algorithm ${KEY_ALGORITHMS.join('|')}] [--faults [--faults-seed N]] [--topology] [--verbose]
                  [--simulate-aws [--store-latency-ms L]]
-defaults: N=100 C=1 W=3 P=0 store=dynamodb S=0 K=16 R=8 T=${DEFAULT_RESYNC_MINUTES * 60} X=1800 L=5 key-algorithm=ECDSA-P256`;
+defaults: N=100 C=1 W=3 P=0 store=file S=0 K=16 R=8 T=${DEFAULT_RESYNC_MINUTES * 60} X=1800 L=5 key-algorithm=ECDSA-P256`;
 
 /** DynamoDB's single-digit-millisecond per-call latency, within a Region. */
 export const DEFAULT_STORE_LATENCY_MS = 5;
@@ -62,7 +71,7 @@ export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
   clusters: 100,
   controlPlaneReplicas: 1,
   workerReplicas: 3,
-  store: 'dynamodb',
+  store: 'file',
   provisionSeconds: 0,
   keyAlgorithm: 'ECDSA-P256',
   clientConcurrency: 16,
@@ -104,7 +113,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions | 'help' {
   if (values.help) return 'help';
   const d = DEFAULT_BENCH_OPTIONS;
   const store = values.store ?? d.store;
-  if (store !== 'memory' && store !== 'dynamodb') throw new Error(`--store must be memory or dynamodb, not ${store}\n${USAGE}`);
+  if (!isBenchStoreKind(store)) throw new Error(`--store must be ${BENCH_STORE_KINDS.join(', ')}, not ${store}\n${USAGE}`);
   const keyAlgorithm = values['key-algorithm'] ?? d.keyAlgorithm;
   if (!isKeyAlgorithm(keyAlgorithm)) throw new Error(`--key-algorithm must be one of ${KEY_ALGORITHMS.join(', ')}\n${USAGE}`);
   const options: BenchOptions = {

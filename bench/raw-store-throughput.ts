@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedDynamoDb } from '../local/embedded-dynamodb.js';
+import { openFileObjectStore } from '../local/file-object-store.js';
 import type { ObjectStore } from '../shared/ports/object-store.js';
 import { MemoryObjectStore } from '../shared/store/memory-store.js';
 import type { BenchStoreKind } from './args.js';
@@ -42,6 +43,17 @@ export async function measureRawStoreThroughput(
 
 async function rawStore(kind: BenchStoreKind, endpoint: string | undefined): Promise<{ store: ObjectStore; close(): Promise<void> }> {
   if (kind === 'memory') return { store: new MemoryObjectStore(), close: async () => {} };
+  if (kind === 'file') {
+    const dir = await mkdtemp(join(tmpdir(), 'capless-raw-'));
+    const opened = openFileObjectStore(dir);
+    return {
+      store: opened.store,
+      async close() {
+        opened.close();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  }
   if (endpoint) {
     const table = await dynamoStoreAt(endpoint, `capless-raw-${Date.now().toString(36)}`);
     return { store: table.store, close: async () => table.close() };

@@ -57,7 +57,9 @@ export async function runBenchmark(options: BenchOptions, log: BenchLog = () => 
   const plane = await startControlPlane({
     dataDir,
     port: 0,
-    persist: false,
+    // The file store keeps its journal in the run's data dir, as `capless up` does; dynalite stays in memory.
+    persist: options.store === 'file',
+    embeddedStore: options.store === 'file' ? 'file' : 'dynalite',
     concurrency: options.reconcileConcurrency,
     ...(options.reconcileWorkers > 0 ? { workers: options.reconcileWorkers } : {}),
     // Under faults a lost message is only found again by the resync: run it often.

@@ -8,7 +8,7 @@ import { runBenchmarkWithFaults } from '../../bench/faults/run-with-faults.js';
 const sum = (record: Record<string, number>) => Object.values(record).reduce((a, b) => a + b, 0);
 
 /** The benchmark at a tiny size, so `npm run bench` cannot rot: the JSON is complete and adds up. */
-describe.each(['memory', 'dynamodb'] as const)('npm run bench on the %s store (3 clusters)', (store) => {
+describe.each(['file', 'memory', 'dynamodb'] as const)('npm run bench on the %s store (3 clusters)', (store) => {
   it('creates, readies and deletes every cluster and reports self-consistent figures', async () => {
     // 1 CP + 1 worker keeps the embedded-DynamoDB run (dynalite: ~6 ms of CPU per call) short.
     const options = { ...DEFAULT_BENCH_OPTIONS, clusters: 3, workerReplicas: 1, store, timeoutSeconds: 100 };

@@ -24,12 +24,16 @@ describe('npm run bench arguments', () => {
     ['--worker-machines: worker Machines per cluster', ['--worker-machines', '1'], { reconcileWorkers: 0, workerReplicas: 1 }],
     ['both', ['--workers', '4', '--worker-machines', '0'], { reconcileWorkers: 4, workerReplicas: 0 }],
     ['--simulate-aws: memory store, 5 ms a call', ['--simulate-aws'], { store: 'memory', simulateAws: { storeLatencyMs: 5 } }],
+    ['the embedded default store (ADR 0131) unless told otherwise', [], { store: 'file' }],
+    ['--store dynamodb: the DynamoDB adapter on dynalite', ['--store', 'dynamodb'], { store: 'dynamodb' }],
     ['--simulate-aws with a latency and a concurrency', ['--simulate-aws', '--store-latency-ms', '8', '--concurrency', '100'], { simulateAws: { storeLatencyMs: 8 }, reconcileConcurrency: 100 }],
   ])('%s', (_name, argv, expected) => {
     expect(parseBenchArgs(argv)).toMatchObject(expected);
   });
 
   it.each<[string, string[], RegExp]>([
+    ['an unknown store', ['--store', 'sqlite'], /--store must be file, memory, dynamodb, not sqlite/],
+    ['an endpoint for the file store', ['--store', 'file', '--endpoint', 'http://localhost:8000'], /--endpoint needs --store dynamodb/],
     ['a negative worker count', ['--workers=-1'], /--workers must be an integer ≥ 0, not -1/],
     ['a store latency without --simulate-aws', ['--store-latency-ms', '5'], /--store-latency-ms needs --simulate-aws/],
     ['--simulate-aws on dynalite', ['--simulate-aws', '--store', 'dynamodb'], /--simulate-aws runs on the memory store/],
