@@ -21,9 +21,11 @@ export const clusterResourceSetReconciler: ReconcilerDefinition<ClusterResourceS
       by: 'namespace',
       changes: ['metadata.labels', 'metadata.deletionTimestamp', 'status.initialization.controlPlaneInitialized'],
     },
-    // resourceToClusterResourceSet: a resource created, removed or with new data (Reconcile re-applies on a new hash).
-    { kind: { group: '', kind: 'ConfigMap' }, by: 'namespace', changes: ['data'] },
-    { kind: { group: '', kind: 'Secret' }, by: 'namespace', changes: ['data', 'type'] },
+    // resourceToClusterResourceSet: a resource created or with new data (Reconcile re-applies on a
+    // new hash). Not a removal: Cluster API's ResourceCreateOrUpdate predicate drops deletes, and
+    // a removed resource changes nothing already applied.
+    { kind: { group: '', kind: 'ConfigMap' }, by: 'namespace', on: ['INSERT', 'MODIFY'], changes: ['data'] },
+    { kind: { group: '', kind: 'Secret' }, by: 'namespace', on: ['INSERT', 'MODIFY'], changes: ['data', 'type'] },
   ],
   createScope: (ctx: ReconcileContext, object: StoredObject) => createClusterResourceSetScope(ctx, object),
   phases: [applyToClustersPhase, deleteBindingsOfGoneClustersPhase],

@@ -13,6 +13,7 @@ function object(apiVersion: string, kind: string, namespace: string, fields: Rec
 }
 
 const cluster = (namespace: string, labels: Record<string, string> = {}, status: Record<string, unknown> = {}) => object('cluster.x-k8s.io/v1beta2', 'Cluster', namespace, { status }, labels);
+const secret = (namespace: string) => object('v1', 'Secret', namespace, { type: 'addons.cluster.x-k8s.io/resource-set', data: { k: 'MQ==' } });
 const configMap = (namespace: string, data: Record<string, string>, labels: Record<string, string> = {}) => object('v1', 'ConfigMap', namespace, { data }, labels);
 
 async function storeWithSets(): Promise<MemoryObjectStore> {
@@ -33,6 +34,10 @@ describe('routeChange with a namespace watch', () => {
     ['another status change of a Cluster does not', cluster('a', {}, { phase: 'Provisioning' }), cluster('a', {}, { phase: 'Provisioned' }), []],
     ['a removed Cluster wakes them (its binding goes)', cluster('a'), undefined, setsIn('a', ['one', 'two'])],
     ['a ConfigMap whose data changed wakes them', configMap('a', { k: '1' }), configMap('a', { k: '2' }), setsIn('a', ['one', 'two'])],
+    ['a new ConfigMap wakes them', undefined, configMap('b', { k: '1' }), setsIn('b', ['three'])],
+    ["a removed ConfigMap does not (Cluster API's ResourceCreateOrUpdate predicate)", configMap('a', { k: '1' }), undefined, []],
+    ['a removed Secret does not either', secret('a'), undefined, []],
+    ['a new Secret wakes them', undefined, secret('a'), setsIn('a', ['one', 'two'])],
     ['a ConfigMap relabelled only does not', configMap('a', { k: '1' }), configMap('a', { k: '1' }, { l: 'v' }), []],
     ['a namespace without sets wakes nothing', undefined, cluster('c'), []],
   ])('%s', async (_name, oldObject, newObject, expected) => {
