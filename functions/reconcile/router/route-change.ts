@@ -44,7 +44,8 @@ export async function routeChange(
   };
 
   const changedKind: GroupKind = { group: groupOf(subject.apiVersion), kind: subject.kind };
-  if (registry.get(changedKind) && ownChangeMatters(change)) add(keyOf(subject));
+  const own = registry.get(changedKind);
+  if (own && ownChangeMatters(change, own.finalizer)) add(keyOf(subject));
 
   for (const watcher of registry.all()) {
     for (const watch of watcher.watches) {
