@@ -4,7 +4,7 @@
  * durations and jitter); `backend.docker` has no backend here and waits with ProviderNotInstalled.
  */
 
-import { CORE_GROUP, INFRASTRUCTURE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
+import { INFRASTRUCTURE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
 import type { StoredObject } from '../../../../shared/contracts/object.js';
 import type { PhaseResult, ReconcileContext, ReconcilerDefinition } from '../../engine/skeleton/types.js';
 import { ownerMachinePhase, provisionPhase } from '../inmemory/machine/phases.js';
@@ -12,6 +12,7 @@ import type { InMemoryMachineScope } from '../inmemory/machine/scope.js';
 import { computeInMemoryMachineStatus } from '../inmemory/machine/status.js';
 import { devBackendOf, devStartupSeconds } from './backend.js';
 import { backendNotServedCondition } from './not-served.js';
+import { adoptingMachineWatch } from '../../engine/references/adopting-machine-watch.js';
 
 export function createDevMachineScope(ctx: ReconcileContext, object: StoredObject): InMemoryMachineScope {
   return { ctx, object, conditions: [], provisioned: false, startupSeconds: devStartupSeconds(object) };
@@ -28,12 +29,7 @@ export function inMemoryBackendPhase(s: InMemoryMachineScope): PhaseResult {
 export const devMachineReconciler: ReconcilerDefinition<InMemoryMachineScope> = {
   kind: { group: INFRASTRUCTURE_GROUP, kind: 'DevMachine' },
   watches: [
-    {
-      kind: { group: CORE_GROUP, kind: 'Machine' },
-      by: 'reference',
-      field: 'spec.infrastructureRef',
-      changes: ['spec.bootstrap.dataSecretName', 'spec.failureDomain', 'metadata.deletionTimestamp', 'metadata.ownerReferences'],
-    },
+    adoptingMachineWatch('spec.infrastructureRef', ['spec.bootstrap.dataSecretName', 'spec.failureDomain', 'metadata.deletionTimestamp', 'metadata.ownerReferences']),
   ],
   createScope: createDevMachineScope,
   phases: [inMemoryBackendPhase, ownerMachinePhase, provisionPhase],

@@ -6,6 +6,7 @@ import { chooseRole, findDataSecret, renderDataSecret, resolveOwner, waitForClus
 import { deleteOwnedSecrets } from './delete-phases.js';
 import { type KubeadmConfigScope, createKubeadmConfigScope } from './scope.js';
 import { kubeadmConfigStatus } from './status.js';
+import { adoptingMachineWatch } from '../../engine/references/adopting-machine-watch.js';
 
 /**
  * Not in upstream CABPK: the finalizer lets the config delete its own Secrets, so Secrets are
@@ -25,12 +26,7 @@ export const kubeadmConfigReconciler: ReconcilerDefinition<KubeadmConfigScope> =
       by: 'clusterLabel',
       changes: ['spec', 'status.initialization', 'metadata.deletionTimestamp'],
     },
-    {
-      kind: { group: CORE_GROUP, kind: 'Machine' },
-      by: 'reference',
-      field: 'spec.bootstrap.configRef',
-      changes: ['spec.version', 'spec.bootstrap.configRef', 'metadata.labels', 'metadata.deletionTimestamp'],
-    },
+    adoptingMachineWatch('spec.bootstrap.configRef', ['spec.version', 'spec.bootstrap.configRef', 'metadata.labels', 'metadata.deletionTimestamp']),
   ],
   createScope: createKubeadmConfigScope,
   phases: [findDataSecret, resolveOwner, waitForClusterInfrastructure, chooseRole, renderDataSecret],

@@ -5,7 +5,6 @@
  */
 
 import { AWS_CLUSTER_KIND, AWS_MACHINE_KIND } from '../../../../../shared/contracts/providers/aws/aws-kinds.js';
-import { CORE_GROUP } from '../../../../../shared/contracts/providers/builtin-providers.js';
 import type { ReconcilerDefinition } from '../../../engine/skeleton/types.js';
 import { deleteInstancePhase } from './delete-phases.js';
 import { instancePhase } from './instance-phase.js';
@@ -15,17 +14,13 @@ import { AWS_MACHINE_FINALIZER, type AwsMachineScope, createAwsMachineScope } fr
 import { secretsCleanupPhase } from './secrets-phase.js';
 import { awsMachinesOfStateChange } from './state-change-events.js';
 import { computeAwsMachineStatus } from './status.js';
+import { adoptingMachineWatch } from '../../../engine/references/adopting-machine-watch.js';
 
 export const awsMachineReconciler: ReconcilerDefinition<AwsMachineScope> = {
   kind: AWS_MACHINE_KIND,
   finalizer: AWS_MACHINE_FINALIZER,
   watches: [
-    {
-      kind: { group: CORE_GROUP, kind: 'Machine' },
-      by: 'reference',
-      field: 'spec.infrastructureRef',
-      changes: ['spec.bootstrap.dataSecretName', 'spec.failureDomain', 'metadata.deletionTimestamp', 'metadata.ownerReferences', 'status.nodeRef'],
-    },
+    adoptingMachineWatch('spec.infrastructureRef', ['spec.bootstrap.dataSecretName', 'spec.failureDomain', 'metadata.deletionTimestamp', 'metadata.ownerReferences', 'status.nodeRef']),
     // The cluster's network and readiness: what a waiting AWSMachine needs to launch.
     { kind: AWS_CLUSTER_KIND, by: 'clusterLabel', changes: ['status.ready', 'status.network', 'status.networkStatus'] },
   ],

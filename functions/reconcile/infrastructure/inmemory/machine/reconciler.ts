@@ -1,10 +1,11 @@
-import { CORE_GROUP, INFRASTRUCTURE_GROUP } from '../../../../../shared/contracts/providers/builtin-providers.js';
+import { INFRASTRUCTURE_GROUP } from '../../../../../shared/contracts/providers/builtin-providers.js';
 import type { ReconcilerDefinition } from '../../../engine/skeleton/types.js';
 import { IPAM_GROUP } from '../../../../../shared/contracts/schemas/groups.js';
 import { ipAddressClaimsPhase } from './ip-address-claims.js';
 import { ownerMachinePhase, provisionPhase } from './phases.js';
 import { type InMemoryMachineScope, createInMemoryMachineScope } from './scope.js';
 import { computeInMemoryMachineStatus } from './status.js';
+import { adoptingMachineWatch } from '../../../engine/references/adopting-machine-watch.js';
 
 /**
  * InMemoryMachine: a simulated VM that comes up `spec.startupSeconds` (default 2) after creation
@@ -15,13 +16,8 @@ import { computeInMemoryMachineStatus } from './status.js';
 export const inMemoryMachineReconciler: ReconcilerDefinition<InMemoryMachineScope> = {
   kind: { group: INFRASTRUCTURE_GROUP, kind: 'InMemoryMachine' },
   watches: [
-    {
-      kind: { group: CORE_GROUP, kind: 'Machine' },
-      by: 'reference',
-      field: 'spec.infrastructureRef',
-      // What the simulated VM reads of its Machine: bootstrap data, failure domain, deletion.
-      changes: ['spec.bootstrap.dataSecretName', 'spec.failureDomain', 'metadata.deletionTimestamp', 'metadata.ownerReferences'],
-    },
+    // What the simulated VM reads of its Machine: bootstrap data, failure domain, deletion.
+    adoptingMachineWatch('spec.infrastructureRef', ['spec.bootstrap.dataSecretName', 'spec.failureDomain', 'metadata.deletionTimestamp', 'metadata.ownerReferences']),
     // Its IPAddressClaims (spec.addressesFromPools): an address arriving wakes it.
     { kind: { group: IPAM_GROUP, kind: 'IPAddressClaim' }, by: 'owner', changes: ['status.addressRef'] },
   ],
