@@ -18,6 +18,7 @@ import { type ClusterScope, createClusterScope } from './scope.js';
 import { beforeClusterDeletePhase } from '../../topology/cluster/delete-phase.js';
 import { reconcileTopologyPhase } from '../../topology/cluster/phase.js';
 import { computeClusterStatus } from './status.js';
+import { EVERYTHING_BUT_FINALIZERS } from '../../engine/skeleton/watch-fields.js';
 
 export const CLUSTER_FINALIZER = 'cluster.cluster.x-k8s.io';
 
@@ -29,8 +30,8 @@ export const clusterReconciler: ReconcilerDefinition<ClusterScope> = {
     // Standalone Machines name the Cluster as owner; MachineSet-owned ones reach it through the
     // MachineSet/MachineDeployment status they change (a clusterLabel watch would fire on every Machine write).
     { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'owner' },
-    { kind: { group: CORE_GROUP, kind: 'MachineSet' }, by: 'clusterLabel' },
-    { kind: { group: CORE_GROUP, kind: 'MachineDeployment' }, by: 'clusterLabel' },
+    { kind: { group: CORE_GROUP, kind: 'MachineSet' }, by: 'clusterLabel', changes: EVERYTHING_BUT_FINALIZERS },
+    { kind: { group: CORE_GROUP, kind: 'MachineDeployment' }, by: 'clusterLabel', changes: EVERYTHING_BUT_FINALIZERS },
     // A deleting Cluster waits for its worker Machines (owned by MachineSets, garbage-collected
     // after them) to be gone: their removals wake it (deleteWorkersPhase), nothing else of theirs does.
     { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'clusterLabel', on: ['REMOVE'] },
