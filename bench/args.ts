@@ -33,7 +33,10 @@ export interface BenchOptions {
   jsonFile?: string;
   /** Client requests in flight at once against the API. */
   clientConcurrency: number;
-  /** Reconciles of different objects at once inside the control plane (per reconcile worker with `reconcileWorkers`). */
+  /**
+   * Reconciles of one kind at once inside the control plane (per reconcile worker with
+   * `reconcileWorkers`; ADR 0133); with `simulateAws`, of all kinds together (Lambda's concurrency).
+   */
   reconcileConcurrency: number;
   /** Reconcile worker threads (`capless up --workers`, ADR 0115); 0 runs the reconcilers on the main thread. */
   reconcileWorkers: number;

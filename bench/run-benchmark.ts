@@ -61,6 +61,8 @@ export async function runBenchmark(options: BenchOptions, log: BenchLog = () => 
     persist: options.store === 'file',
     embeddedStore: options.store === 'file' ? 'file' : 'dynalite',
     concurrency: options.reconcileConcurrency,
+    // Lambda's concurrency is the account's, all functions together.
+    ...(options.simulateAws ? { totalConcurrency: options.reconcileConcurrency } : {}),
     ...(options.reconcileWorkers > 0 ? { workers: options.reconcileWorkers } : {}),
     // Under faults a lost message is only found again by the resync: run it often.
     resyncSeconds: faults ? FAULTS_RESYNC_SECONDS : options.resyncSeconds,

@@ -61,8 +61,13 @@ export interface ControlPlaneOptions {
   embeddedStore?: EmbeddedStoreKind;
   /** Keep the embedded store in memory instead of under the data dir (benchmarks, tests). Default true (persist). */
   persist?: boolean;
-  /** Reconciles of different objects at once (per worker with `workers`). Default 8. */
+  /**
+   * Reconciles of one kind at once (per worker with `workers`), as controller-runtime's
+   * MaxConcurrentReconciles is per controller (ADR 0133). Default 8.
+   */
   concurrency?: number;
+  /** Reconciles of all kinds together at once, when they must be capped (the AWS simulation's Lambda concurrency). Default: no cap beyond `concurrency` per kind. */
+  totalConcurrency?: number;
   /**
    * Run the reconcilers in this many worker threads (ADR 0115) instead of on this thread's event
    * loop. The queue, store and API stay here. Workers wire the built-in providers with the default
@@ -135,7 +140,8 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     handler: (options.wrapHandler ?? ((handler: RequestHandler) => handler))(
       dispatcher ? dispatcher.handler : requestProcessor({ registry, context: () => requireContext(context) }),
     ),
-    concurrency: (options.concurrency ?? 8) * Math.max(1, options.workers ?? 1),
+    concurrencyPerKind: (options.concurrency ?? 8) * Math.max(1, options.workers ?? 1),
+    concurrency: options.totalConcurrency ?? Number.MAX_SAFE_INTEGER,
     clock,
     logger,
     resync: { intervalSeconds: options.resyncSeconds ?? 600, run: async () => void (await resyncAll(store, registry, queue)) },

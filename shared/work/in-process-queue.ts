@@ -11,8 +11,15 @@ const MAX_LATENCY_SAMPLES = 100_000;
 export interface InProcessWorkQueueOptions {
   /** One try of one request (processRequest bound to its ports). */
   handler: RequestHandler;
-  /** Requests for different objects that may run at once. Default 4. */
+  /** Requests for different objects that may run at once, all kinds together. Default 4. */
   concurrency?: number;
+  /**
+   * Requests of one kind that may run at once (controller-runtime's MaxConcurrentReconciles per
+   * controller, a Lambda function's reserved concurrency): reconciles of a kind that wait long
+   * (key generation, a provider API, a runtime extension) then hold only that kind's slots, never
+   * every slot. Default: `concurrency` (no limit of its own).
+   */
+  concurrencyPerKind?: number;
   clock?: Clock;
   timers?: Timers;
   /** idle() still waits for delayed requests due within this many ms. Default 50. */
@@ -31,6 +38,7 @@ export interface DeadLetter {
 
 interface Pending {
   request: ReconcileRequest;
+  kind: string;
   /** epoch ms of the first enqueue this pending entry absorbed */
   since: number;
 }
@@ -53,7 +61,9 @@ export class InProcessWorkQueue implements WorkQueue {
   private readonly latencies: number[] = [];
   private readonly pending = new Map<string, Pending>();
   private readonly processing = new Set<string>();
-  private readonly order: string[] = [];
+  /** Per kind, the ids ready to run in arrival order; kinds are served round robin. */
+  private readonly order = new Map<string, string[]>();
+  private readonly runningByKind = new Map<string, number>();
   private readonly waiting = new Map<string, Waiting>();
   private readonly failures = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
@@ -63,6 +73,7 @@ export class InProcessWorkQueue implements WorkQueue {
   private cancelResync: (() => void) | undefined;
   private resyncRunning = false;
   private readonly concurrency: number;
+  private readonly concurrencyPerKind: number;
   private readonly clock: Clock;
   private readonly timers: Timers;
   private readonly horizonMs: number;
@@ -70,6 +81,7 @@ export class InProcessWorkQueue implements WorkQueue {
 
   constructor(private readonly options: InProcessWorkQueueOptions) {
     this.concurrency = Math.max(1, options.concurrency ?? 4);
+    this.concurrencyPerKind = Math.max(1, Math.min(this.concurrency, options.concurrencyPerKind ?? this.concurrency));
     this.clock = options.clock ?? systemClock;
     this.timers = options.timers ?? systemTimers;
     this.horizonMs = options.idleHorizonMs ?? 50;
@@ -108,7 +120,7 @@ export class InProcessWorkQueue implements WorkQueue {
     this.cancelResync?.();
     for (const w of this.waiting.values()) w.cancel();
     this.waiting.clear();
-    this.order.length = 0;
+    this.order.clear();
     this.pending.clear();
     await Promise.allSettled([...this.inFlight]);
     this.checkIdle();
@@ -138,8 +150,9 @@ export class InProcessWorkQueue implements WorkQueue {
       this.counters.coalesced++;
       return;
     }
-    this.pending.set(id, { request, since: this.clock.now().getTime() });
-    if (!this.processing.has(id)) this.order.push(id);
+    const kind = kindOf(request);
+    this.pending.set(id, { request, kind, since: this.clock.now().getTime() });
+    if (!this.processing.has(id)) this.ready(kind, id);
     this.pump();
   }
 
@@ -162,19 +175,39 @@ export class InProcessWorkQueue implements WorkQueue {
     this.waiting.set(id, { request, dueAt, cancel });
   }
 
+  private ready(kind: string, id: string): void {
+    const ids = this.order.get(kind);
+    if (ids) ids.push(id);
+    else this.order.set(kind, [id]);
+  }
+
+  /** Starts work while there are free slots: one request per kind per round, oldest first within a kind. */
   private pump(): void {
-    while (this.running && this.processing.size < this.concurrency && this.order.length > 0) {
-      const id = this.order.shift();
-      const entry = id === undefined ? undefined : this.pending.get(id);
-      if (id === undefined || !entry) continue;
-      this.pending.delete(id);
-      this.processing.add(id);
-      this.recordLatency(this.clock.now().getTime() - entry.since);
-      const task = this.work(id, entry.request).finally(() => {
-        this.inFlight.delete(task);
-      });
-      this.inFlight.add(task);
+    let started = true;
+    while (started && this.running && this.processing.size < this.concurrency) {
+      started = false;
+      for (const [kind, ids] of this.order) {
+        if (this.processing.size >= this.concurrency) return;
+        if ((this.runningByKind.get(kind) ?? 0) >= this.concurrencyPerKind) continue;
+        const id = ids.shift();
+        if (ids.length === 0) this.order.delete(kind);
+        const entry = id === undefined ? undefined : this.pending.get(id);
+        if (id === undefined || !entry) continue;
+        this.begin(id, entry);
+        started = true;
+      }
     }
+  }
+
+  private begin(id: string, entry: Pending): void {
+    this.pending.delete(id);
+    this.processing.add(id);
+    this.runningByKind.set(entry.kind, (this.runningByKind.get(entry.kind) ?? 0) + 1);
+    this.recordLatency(this.clock.now().getTime() - entry.since);
+    const task = this.work(id, entry.request).finally(() => {
+      this.inFlight.delete(task);
+    });
+    this.inFlight.add(task);
   }
 
   /** Keeps the most recent samples only, so a long-running process does not grow without bound. */
@@ -195,7 +228,11 @@ export class InProcessWorkQueue implements WorkQueue {
     }
     if (!this.stopped) this.apply(id, request, outcome);
     this.processing.delete(id);
-    if (this.pending.has(id) && this.running) this.order.push(id);
+    const kind = kindOf(request);
+    const running = (this.runningByKind.get(kind) ?? 1) - 1;
+    if (running > 0) this.runningByKind.set(kind, running);
+    else this.runningByKind.delete(kind);
+    if (this.pending.has(id) && this.running) this.ready(kind, id);
     this.pump();
     this.checkIdle();
   }
@@ -228,7 +265,7 @@ export class InProcessWorkQueue implements WorkQueue {
 
   private isIdle(): boolean {
     if (this.processing.size > 0) return false;
-    if (this.running && this.order.length > 0) return false;
+    if (this.running && this.order.size > 0) return false;
     const horizon = this.clock.now().getTime() + this.horizonMs;
     for (const w of this.waiting.values()) if (w.dueAt <= horizon) return false;
     return true;
@@ -260,4 +297,8 @@ export class InProcessWorkQueue implements WorkQueue {
         });
     });
   }
+}
+
+function kindOf(request: ReconcileRequest): string {
+  return `${request.group}/${request.kind}`;
 }

@@ -8,7 +8,13 @@ import { describeWorkQueueConformance } from '../../conformance/work-queue.confo
 import { ManualTime } from '../../support/manual-time.js';
 import { widgetKey } from '../../support/probe-reconciler.js';
 
-describeWorkQueueConformance('InProcessWorkQueue', async ({ registry, policy }) => {
+describe.each([
+  { name: 'InProcessWorkQueue', slots: {} },
+  { name: 'InProcessWorkQueue, one reconcile per kind', slots: { concurrency: 4, concurrencyPerKind: 1 } },
+])('$name', ({ name, slots }) => describeInProcessConformance(name, slots));
+
+function describeInProcessConformance(name: string, slots: { concurrency?: number; concurrencyPerKind?: number }) {
+describeWorkQueueConformance(name, async ({ registry, policy }) => {
   const time = new ManualTime();
   const store = new MemoryObjectStore({ clock: time });
   let context: ReconcileContext | undefined;
@@ -23,6 +29,7 @@ describeWorkQueueConformance('InProcessWorkQueue', async ({ registry, policy }) 
     }),
     clock: time,
     timers: time,
+    ...slots,
   });
   context = { store, queue, clock: time, logger: silentLogger };
   const settle = () => queue.idle();
@@ -49,6 +56,7 @@ describeWorkQueueConformance('InProcessWorkQueue', async ({ registry, policy }) 
     close: () => queue.stop(),
   };
 });
+}
 
 describe('Class: InProcessWorkQueue', () => {
   const setup = () => {
@@ -127,4 +135,40 @@ describe('Class: InProcessWorkQueue', () => {
     dropped.queue.start();
     expect(dropped.started).toEqual([]);
   });
+
+  it.each([
+    { slots: { concurrency: 8, concurrencyPerKind: 2 }, gadgetsAtOnce: 2, widgetsStarted: 3 },
+    { slots: { concurrency: 3, concurrencyPerKind: 2 }, gadgetsAtOnce: 2, widgetsStarted: 3 },
+    // Without a limit per kind, waiting gadgets take every slot: w2 and w3 wait behind them.
+    { slots: { concurrency: 2 }, gadgetsAtOnce: 2, widgetsStarted: 1 },
+  ])('reconciles of a kind that wait hold at most their kind’s slots: $slots', async ({ slots, gadgetsAtOnce, widgetsStarted }) => {
+    const started: string[] = [];
+    const release: Array<() => void> = [];
+    const queue = new InProcessWorkQueue({
+      handler: async (request) => {
+        started.push(`${request.kind}/${request.name}`);
+        if (request.kind === GADGET.kind) await new Promise<void>((resolve) => release.push(resolve));
+        return { type: 'done' };
+      },
+      ...slots,
+    });
+    await queue.enqueueMany([...['g1', 'g2', 'g3', 'g4'].map(gadgetKey), widgetKey('w1'), widgetKey('w2'), widgetKey('w3')]);
+    queue.start();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started.filter((s) => s.startsWith(GADGET.kind))).toHaveLength(gadgetsAtOnce);
+    expect(started.filter((s) => s.startsWith(WIDGET_KIND))).toHaveLength(widgetsStarted);
+    while (release.length > 0) {
+      release.splice(0).forEach((resolve) => resolve());
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await queue.idle();
+    expect(started).toHaveLength(7);
+  });
 });
+
+const GADGET = { group: 'example.com', kind: 'Gadget' };
+const WIDGET_KIND = widgetKey('x').kind;
+
+function gadgetKey(name: string) {
+  return { ...GADGET, namespace: 'default', name };
+}
