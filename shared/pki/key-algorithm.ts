@@ -3,6 +3,7 @@
  * and how each one generates keys, signs and serializes its private key.
  */
 import { createPrivateKey, webcrypto } from 'node:crypto';
+import { immediateSubtle } from './immediate-subtle.js';
 
 export const KEY_ALGORITHMS = ['RSA-2048', 'RSA-3072', 'RSA-4096', 'ECDSA-P256', 'ECDSA-P384'] as const;
 export type KeyAlgorithm = (typeof KEY_ALGORITHMS)[number];
@@ -65,7 +66,7 @@ export async function generateKeyPair(algorithm: KeyAlgorithm): Promise<CryptoKe
 
 /** The private key as PEM in the encoding kubeadm writes (`RSA PRIVATE KEY` / `EC PRIVATE KEY`). */
 export async function privateKeyPem(key: CryptoKey, algorithm: KeyAlgorithm): Promise<string> {
-  const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', key));
+  const pkcs8 = Buffer.from(await immediateSubtle.exportKey('pkcs8', key));
   const type = PROFILES[algorithm].privateKeyType;
   const pem = createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }).export({ type, format: 'pem' });
   return pem.toString();
@@ -73,7 +74,7 @@ export async function privateKeyPem(key: CryptoKey, algorithm: KeyAlgorithm): Pr
 
 /** The public key as PKIX `PUBLIC KEY` PEM. */
 export async function publicKeyPem(key: CryptoKey): Promise<string> {
-  const spki = Buffer.from(await webcrypto.subtle.exportKey('spki', key));
+  const spki = Buffer.from(await immediateSubtle.exportKey('spki', key));
   return toPem('PUBLIC KEY', spki);
 }
 
