@@ -38,7 +38,7 @@ export async function reconcileInfrastructurePhase(s: ClusterScope): Promise<Pha
   }
   const infra = await ensureOwnership(s.ctx.store, resolved.object, { owner: s.object, controller: true, clusterName: s.object.metadata.name });
   const provisioned = infraClusterContract.provisioned(infra, resolved.contractVersion);
-  s.infrastructureProvisioned = provisioned;
+  s.infrastructureProvisioned = s.infrastructureProvisioned || provisioned; // never reverts, as in Cluster API
   s.conditions.push(
     mirrorReadyCondition(infra, 'InfrastructureReady', {
       done: provisioned,

@@ -6,6 +6,7 @@ import { isDeleting } from '../../../../shared/contracts/object.js';
 import type { StatusUpdate } from '../../engine/skeleton/types.js';
 import type { ReplicaCounters } from './counters.js';
 import type { ClusterScope } from './scope.js';
+import { initializationStatus } from '../../../../shared/contracts/initialization.js';
 
 export type ClusterPhase = 'Pending' | 'Provisioning' | 'Provisioned' | 'Deleting';
 
@@ -62,10 +63,10 @@ export function computeClusterStatus(s: ClusterScope): StatusUpdate {
   const previous = s.object.status ?? {};
   return {
     fields: {
-      initialization: {
+      ...initializationStatus({
         infrastructureProvisioned: s.infrastructureProvisioned,
         controlPlaneInitialized: s.controlPlaneInitialized,
-      },
+      }),
       controlPlane: s.controlPlane ?? previous.controlPlane ?? ZERO,
       workers: s.workers ?? previous.workers ?? ZERO,
       ...(s.failureDomains.length > 0 ? { failureDomains: s.failureDomains } : {}),

@@ -5,6 +5,7 @@ import { stringAt } from '../../../../shared/contracts/json.js';
 import { isDeleting } from '../../../../shared/contracts/object.js';
 import type { StatusUpdate } from '../../engine/skeleton/types.js';
 import type { MachineScope } from './scope.js';
+import { initializationStatus } from '../../../../shared/contracts/initialization.js';
 
 export type MachinePhase = 'Pending' | 'Provisioning' | 'Provisioned' | 'Running' | 'Deleting';
 
@@ -94,10 +95,10 @@ export function computeMachineStatus(s: MachineScope): StatusUpdate {
   });
   return {
     fields: {
-      initialization: {
+      ...initializationStatus({
         bootstrapDataSecretCreated: s.bootstrapDataSecretCreated,
         infrastructureProvisioned: s.infrastructureProvisioned,
-      },
+      }),
       phase,
       ...(s.addresses.length > 0 ? { addresses: s.addresses } : {}),
       ...(s.failureDomain ? { failureDomain: s.failureDomain } : {}),

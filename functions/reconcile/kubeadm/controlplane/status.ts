@@ -7,6 +7,7 @@ import type { StatusUpdate } from '../../engine/skeleton/types.js';
 import { ANNOTATION_SKIP_COREDNS, ANNOTATION_SKIP_KUBE_PROXY, type AddonSkips, type RemediationInProgress } from './annotations.js';
 import type { MachineFacts } from './machine-facts.js';
 import type { ControlPlanePlan } from './plan.js';
+import { initializationStatus } from '../../../../shared/contracts/initialization.js';
 
 export const CONDITIONS = {
   available: 'Available',
@@ -64,7 +65,7 @@ export function kcpStatus(inputs: KcpStatusInputs): StatusUpdate {
       availableReplicas: ready,
       upToDateReplicas: live.filter((m) => m.upToDate && !m.deleting).length,
       ...(version ? { version } : {}),
-      initialization: { controlPlaneInitialized: inputs.initialized },
+      ...initializationStatus({ controlPlaneInitialized: inputs.initialized }),
     },
   };
 }
