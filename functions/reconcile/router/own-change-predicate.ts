@@ -1,19 +1,20 @@
-import { deepEqual } from '../../../shared/contracts/json.js';
+import { deepEqual, valueAt } from '../../../shared/contracts/json.js';
+import type { StoredObject } from '../../../shared/contracts/object.js';
 import type { ObjectChange } from '../../../shared/ports/object-store.js';
 
 /**
  * controller-runtime's GenerationChanged + metadata predicates for an object's OWN reconciler:
  * creations and removals always count; a modification counts only when something a reconciler
  * acts on changed. A status-only write (and the resourceVersion bump that comes with it) does
- * not, so a reconciler's own status write never re-triggers it; nor does its finalizer being added.
+ * not, so a reconciler's own status write never re-triggers it; nor does its finalizer being added,
+ * nor a spec write that only fills in the fields it fills in itself (`fillsOwnSpec`, ADR 0134).
  */
-export function ownChangeMatters(change: ObjectChange, ownFinalizer?: string): boolean {
-  if (change.type !== 'MODIFY') return true;
-  const before = change.oldObject?.metadata;
-  const after = change.newObject?.metadata;
-  if (!before || !after) return true;
+export function ownChangeMatters(change: ObjectChange, ownFinalizer?: string, fillsOwnSpec: readonly string[] = []): boolean {
+  if (change.type !== 'MODIFY' || !change.oldObject || !change.newObject) return true;
+  const before = change.oldObject.metadata;
+  const after = change.newObject.metadata;
   return (
-    before.generation !== after.generation ||
+    (before.generation !== after.generation && !onlyFilledIn(change.oldObject, change.newObject, fillsOwnSpec)) ||
     before.deletionTimestamp !== after.deletionTimestamp ||
     !deepEqual(before.labels ?? {}, after.labels ?? {}) ||
     !deepEqual(before.annotations ?? {}, after.annotations ?? {}) ||
@@ -28,4 +29,42 @@ export function ownChangeMatters(change: ObjectChange, ownFinalizer?: string): b
  */
 function onlyAdded(before: readonly string[], after: readonly string[], finalizer: string | undefined): boolean {
   return finalizer !== undefined && !before.includes(finalizer) && deepEqual([...before, finalizer], after);
+}
+
+/**
+ * The spec changed only where `paths` went from absent to set: the echo of the reconciler's own
+ * write, which it made and went on past in the same run. A path that was set and changed, or any
+ * other spec change, is not.
+ */
+function onlyFilledIn(before: StoredObject, after: StoredObject, paths: readonly string[]): boolean {
+  let filled = false;
+  let beforeRest: unknown = before.spec;
+  let afterRest: unknown = after.spec;
+  for (const path of paths) {
+    const segments = path.split('.').slice(1);
+    const was = valueAt(before.spec, ...segments);
+    const is = valueAt(after.spec, ...segments);
+    if (deepEqual(was, is)) continue;
+    if (was !== undefined) return false;
+    filled = true;
+    beforeRest = without(beforeRest, segments);
+    afterRest = without(afterRest, segments);
+  }
+  return filled && deepEqual(beforeRest, afterRest);
+}
+
+/**
+ * A copy of `value` without the field at `segments`, copied only along that path; a parent left
+ * empty goes too (filling in `bootstrap.dataSecretName` may create `bootstrap`).
+ */
+function without(value: unknown, segments: readonly string[]): unknown {
+  const [head, ...rest] = segments;
+  if (head === undefined || typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const copy: Record<string, unknown> = { ...value };
+  const inner = copy[head];
+  delete copy[head];
+  if (rest.length === 0 || inner === undefined) return copy;
+  const remaining = without(inner, rest);
+  const empty = typeof remaining === 'object' && remaining !== null && Object.keys(remaining).length === 0;
+  return empty ? copy : { ...copy, [head]: remaining };
 }

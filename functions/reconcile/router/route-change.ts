@@ -45,7 +45,7 @@ export async function routeChange(
 
   const changedKind: GroupKind = { group: groupOf(subject.apiVersion), kind: subject.kind };
   const own = registry.get(changedKind);
-  if (own && ownChangeMatters(change, own.finalizer)) add(keyOf(subject));
+  if (own && ownChangeMatters(change, own.finalizer, own.fillsOwnSpec)) add(keyOf(subject));
 
   for (const watcher of registry.all()) {
     for (const watch of watcher.watches) {

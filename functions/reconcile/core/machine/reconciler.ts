@@ -24,6 +24,8 @@ export const MACHINE_FINALIZER = 'machine.cluster.x-k8s.io';
 export const machineReconciler: ReconcilerDefinition<MachineScope> = {
   kind: { group: CORE_GROUP, kind: 'Machine' },
   finalizer: MACHINE_FINALIZER,
+  // The providerID copied from the InfraMachine: the node phase after it already used it.
+  fillsOwnSpec: ['spec.providerID'],
   // Provider kinds (InfraMachine, BootstrapConfig) are added by the provider registry (contract-watches.ts).
   // No Cluster watch: Cluster status changes with every Machine, which would make each change O(Machines).
   watches: [],

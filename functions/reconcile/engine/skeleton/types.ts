@@ -84,6 +84,12 @@ export interface ReconcilerDefinition<S extends Scope> {
   kind: GroupKind;
   /** Added on first reconcile, removed when the delete phases finish. */
   finalizer?: string;
+  /**
+   * Spec paths this reconciler fills in on its own object and goes on past in the same run (a
+   * providerID, an endpoint). A change that only fills these in, from absent, is the echo of its
+   * own write and does not wake it again; changing one that was set still does (ADR 0134).
+   */
+  fillsOwnSpec?: readonly string[];
   watches: readonly Watch[];
   createScope(ctx: ReconcileContext, object: StoredObject): S | Promise<S>;
   phases: readonly Phase<S>[];

@@ -30,3 +30,29 @@ describe("a reconciler's own finalizer being added is not a change it needs to h
     expect(ownChangeMatters({ type: 'MODIFY', oldObject: machine(), newObject: machine({ finalizers: [OWN], resourceVersion: '2' }) })).toBe(true);
   });
 });
+
+describe('a spec write that only fills in what the reconciler fills in itself is its own echo', () => {
+  const FILLS = ['spec.providerID', 'spec.bootstrap.dataSecretName'];
+  const withSpec = (spec: Record<string, unknown>, generation: number): StoredObject => ({
+    ...machine({ generation, resourceVersion: String(generation) }),
+    spec: { clusterName: 'c1', ...spec },
+  });
+  it.each<[string, Record<string, unknown>, Record<string, unknown>, boolean]>([
+    ['providerID filled in', {}, { providerID: 'p://1' }, false],
+    ['a nested path filled in', { bootstrap: { configRef: 'x' } }, { bootstrap: { configRef: 'x', dataSecretName: 's' } }, false],
+    ['both filled in at once', {}, { providerID: 'p://1', bootstrap: { dataSecretName: 's' } }, false],
+    ['providerID changed once set', { providerID: 'p://1' }, { providerID: 'p://2' }, true],
+    ['providerID removed', { providerID: 'p://1' }, {}, true],
+    ['providerID filled in with another spec change', {}, { providerID: 'p://1', version: 'v1.31.0' }, true],
+    ['another spec field only', {}, { version: 'v1.31.0' }, true],
+    ['a sibling of the nested path changed', { bootstrap: { configRef: 'x' } }, { bootstrap: { configRef: 'y', dataSecretName: 's' } }, true],
+  ])('%s', (_label, before, after, matters) => {
+    const change = { type: 'MODIFY' as const, oldObject: withSpec(before, 1), newObject: withSpec(after, 2) };
+    expect(ownChangeMatters(change, OWN, FILLS)).toBe(matters);
+  });
+
+  it('without fillsOwnSpec every generation change counts', () => {
+    const change = { type: 'MODIFY' as const, oldObject: withSpec({}, 1), newObject: withSpec({ providerID: 'p://1' }, 2) };
+    expect(ownChangeMatters(change, OWN)).toBe(true);
+  });
+});

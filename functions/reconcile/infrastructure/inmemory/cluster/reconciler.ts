@@ -30,6 +30,8 @@ export function readyPhase(s: InMemoryClusterScope): PhaseResult {
 
 export const inMemoryClusterReconciler: ReconcilerDefinition<InMemoryClusterScope> = {
   kind: { group: INFRASTRUCTURE_GROUP, kind: 'InMemoryCluster' },
+  // ensureEndpointPhase fills the endpoint and goes on with the same run.
+  fillsOwnSpec: ['spec.controlPlaneEndpoint'],
   watches: [],
   createScope: (ctx: ReconcileContext, object: StoredObject) => ({ ctx, object, conditions: [] }),
   phases: [ensureEndpointPhase, readyPhase],

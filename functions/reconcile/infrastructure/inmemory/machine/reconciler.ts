@@ -15,6 +15,8 @@ import { adoptingMachineWatch } from '../../../engine/references/adopting-machin
  */
 export const inMemoryMachineReconciler: ReconcilerDefinition<InMemoryMachineScope> = {
   kind: { group: INFRASTRUCTURE_GROUP, kind: 'InMemoryMachine' },
+  // provisionPhase writes its providerID and goes on with the same run.
+  fillsOwnSpec: ['spec.providerID'],
   watches: [
     // What the simulated VM reads of its Machine: bootstrap data, failure domain, deletion.
     adoptingMachineWatch('spec.infrastructureRef', ['spec.bootstrap.dataSecretName', 'spec.failureDomain', 'metadata.deletionTimestamp', 'metadata.ownerReferences']),
