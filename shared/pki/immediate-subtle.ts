@@ -48,13 +48,13 @@ function arrayBufferOf(bytes: Buffer): ArrayBuffer {
 }
 
 /** The digest at once, or undefined for an algorithm left to WebCrypto. */
-export function digestNow(algorithm: AlgorithmIdentifier, data: BufferSource): ArrayBuffer | undefined {
+function digestNow(algorithm: AlgorithmIdentifier, data: BufferSource): ArrayBuffer | undefined {
   const hash = nodeHash(algorithm);
   return hash === undefined ? undefined : arrayBufferOf(createHash(hash).update(bytesOf(data)).digest());
 }
 
 /** An extractable key as DER SPKI or PKCS#8 at once, or undefined for what WebCrypto must decide. */
-export function exportKeyNow(format: string, key: CryptoKey): ArrayBuffer | undefined {
+function exportKeyNow(format: string, key: CryptoKey): ArrayBuffer | undefined {
   if (!key.extractable) return undefined;
   if (format === 'spki' && key.type === 'public') return arrayBufferOf(KeyObject.from(key).export({ type: 'spki', format: 'der' }));
   if (format === 'pkcs8' && key.type === 'private') return arrayBufferOf(KeyObject.from(key).export({ type: 'pkcs8', format: 'der' }));
@@ -62,7 +62,7 @@ export function exportKeyNow(format: string, key: CryptoKey): ArrayBuffer | unde
 }
 
 /** The signature at once for ECDSA and RSASSA-PKCS1-v1_5 signing keys, or undefined. */
-export function signNow(algorithm: AlgorithmIdentifier, key: CryptoKey, data: BufferSource): ArrayBuffer | undefined {
+function signNow(algorithm: AlgorithmIdentifier, key: CryptoKey, data: BufferSource): ArrayBuffer | undefined {
   if (key.type !== 'private' || !key.usages.includes('sign')) return undefined;
   const name = typeof algorithm === 'string' ? algorithm : nameOf(algorithm);
   if (name === undefined || name !== key.algorithm.name) return undefined;

@@ -41,7 +41,8 @@ function onlyFilledIn(before: StoredObject, after: StoredObject, paths: readonly
   let beforeRest: unknown = before.spec;
   let afterRest: unknown = after.spec;
   for (const path of paths) {
-    const segments = path.split('.').slice(1);
+    const [root, ...segments] = path.split('.');
+    if (root !== 'spec' || segments.length === 0) return false;
     const was = valueAt(before.spec, ...segments);
     const is = valueAt(after.spec, ...segments);
     if (deepEqual(was, is)) continue;
