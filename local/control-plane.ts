@@ -140,8 +140,7 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
     handler: (options.wrapHandler ?? ((handler: RequestHandler) => handler))(
       dispatcher ? dispatcher.handler : requestProcessor({ registry, context: () => requireContext(context) }),
     ),
-    concurrencyPerKind: (options.concurrency ?? 8) * Math.max(1, options.workers ?? 1),
-    concurrency: options.totalConcurrency ?? Number.MAX_SAFE_INTEGER,
+    ...reconcileSlots(options),
     clock,
     logger,
     resync: { intervalSeconds: options.resyncSeconds ?? 600, run: async () => void (await resyncAll(store, registry, queue)) },
@@ -279,4 +278,12 @@ function workerDispatcher(options: ControlPlaneOptions, store: ObjectStore, queu
 function requireContext(context: ReconcileContext | undefined): ReconcileContext {
   if (!context) throw new Error('the reconcile context is not ready yet');
   return context;
+}
+
+/** The queue's slots: `concurrency` per kind (per worker with `workers`), capped in total only when asked. */
+function reconcileSlots(options: ControlPlaneOptions): { concurrencyPerKind: number; concurrency: number } {
+  return {
+    concurrencyPerKind: (options.concurrency ?? 8) * Math.max(1, options.workers ?? 1),
+    concurrency: options.totalConcurrency ?? Number.MAX_SAFE_INTEGER,
+  };
 }

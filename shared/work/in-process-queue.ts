@@ -188,15 +188,19 @@ export class InProcessWorkQueue implements WorkQueue {
       started = false;
       for (const [kind, ids] of this.order) {
         if (this.processing.size >= this.concurrency) return;
-        if ((this.runningByKind.get(kind) ?? 0) >= this.concurrencyPerKind) continue;
-        const id = ids.shift();
-        if (ids.length === 0) this.order.delete(kind);
-        const entry = id === undefined ? undefined : this.pending.get(id);
-        if (id === undefined || !entry) continue;
-        this.begin(id, entry);
-        started = true;
+        if ((this.runningByKind.get(kind) ?? 0) < this.concurrencyPerKind && this.beginNext(kind, ids)) started = true;
       }
     }
+  }
+
+  /** Starts the oldest ready request of `kind`; false when its list held only stale ids. */
+  private beginNext(kind: string, ids: string[]): boolean {
+    const id = ids.shift();
+    if (ids.length === 0) this.order.delete(kind);
+    const entry = id === undefined ? undefined : this.pending.get(id);
+    if (id === undefined || !entry) return false;
+    this.begin(id, entry);
+    return true;
   }
 
   private begin(id: string, entry: Pending): void {

@@ -158,7 +158,7 @@ describe('Class: InProcessWorkQueue', () => {
     expect(started.filter((s) => s.startsWith(GADGET.kind))).toHaveLength(gadgetsAtOnce);
     expect(started.filter((s) => s.startsWith(WIDGET_KIND))).toHaveLength(widgetsStarted);
     while (release.length > 0) {
-      release.splice(0).forEach((resolve) => resolve());
+      for (const resolve of release.splice(0)) resolve();
       await new Promise((resolve) => setImmediate(resolve));
     }
     await queue.idle();
