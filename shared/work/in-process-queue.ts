@@ -4,6 +4,7 @@ import { type Logger, silentLogger } from '../ports/logger.js';
 import type { EnqueueOptions, ReconcileRequest, WorkQueue } from '../ports/work-queue.js';
 import type { RequestHandler, RequestOutcome } from './request-outcome.js';
 import { systemTimers, type Timers } from './timers.js';
+import { ReadyByKind } from './ready-by-kind.js';
 import { emptyCounters, percentile, type WorkCounters } from './work-counters.js';
 
 const MAX_LATENCY_SAMPLES = 100_000;
@@ -38,7 +39,6 @@ export interface DeadLetter {
 
 interface Pending {
   request: ReconcileRequest;
-  kind: string;
   /** epoch ms of the first enqueue this pending entry absorbed */
   since: number;
 }
@@ -61,9 +61,7 @@ export class InProcessWorkQueue implements WorkQueue {
   private readonly latencies: number[] = [];
   private readonly pending = new Map<string, Pending>();
   private readonly processing = new Set<string>();
-  /** Per kind, the ids ready to run in arrival order; kinds are served round robin. */
-  private readonly order = new Map<string, string[]>();
-  private readonly runningByKind = new Map<string, number>();
+  private readonly ready: ReadyByKind;
   private readonly waiting = new Map<string, Waiting>();
   private readonly failures = new Map<string, number>();
   private readonly inFlight = new Set<Promise<void>>();
@@ -73,7 +71,6 @@ export class InProcessWorkQueue implements WorkQueue {
   private cancelResync: (() => void) | undefined;
   private resyncRunning = false;
   private readonly concurrency: number;
-  private readonly concurrencyPerKind: number;
   private readonly clock: Clock;
   private readonly timers: Timers;
   private readonly horizonMs: number;
@@ -81,7 +78,7 @@ export class InProcessWorkQueue implements WorkQueue {
 
   constructor(private readonly options: InProcessWorkQueueOptions) {
     this.concurrency = Math.max(1, options.concurrency ?? 4);
-    this.concurrencyPerKind = Math.max(1, Math.min(this.concurrency, options.concurrencyPerKind ?? this.concurrency));
+    this.ready = new ReadyByKind(Math.max(1, Math.min(this.concurrency, options.concurrencyPerKind ?? this.concurrency)));
     this.clock = options.clock ?? systemClock;
     this.timers = options.timers ?? systemTimers;
     this.horizonMs = options.idleHorizonMs ?? 50;
@@ -120,7 +117,7 @@ export class InProcessWorkQueue implements WorkQueue {
     this.cancelResync?.();
     for (const w of this.waiting.values()) w.cancel();
     this.waiting.clear();
-    this.order.clear();
+    this.ready.clear();
     this.pending.clear();
     await Promise.allSettled([...this.inFlight]);
     this.checkIdle();
@@ -150,9 +147,8 @@ export class InProcessWorkQueue implements WorkQueue {
       this.counters.coalesced++;
       return;
     }
-    const kind = kindOf(request);
-    this.pending.set(id, { request, kind, since: this.clock.now().getTime() });
-    if (!this.processing.has(id)) this.ready(kind, id);
+    this.pending.set(id, { request, since: this.clock.now().getTime() });
+    if (!this.processing.has(id)) this.ready.push(request, id);
     this.pump();
   }
 
@@ -175,38 +171,20 @@ export class InProcessWorkQueue implements WorkQueue {
     this.waiting.set(id, { request, dueAt, cancel });
   }
 
-  private ready(kind: string, id: string): void {
-    const ids = this.order.get(kind);
-    if (ids) ids.push(id);
-    else this.order.set(kind, [id]);
-  }
-
-  /** Starts work while there are free slots: one request per kind per round, oldest first within a kind. */
+  /** Starts work while there are free slots, the kinds in turn (ReadyByKind). */
   private pump(): void {
-    let started = true;
-    while (started && this.running && this.processing.size < this.concurrency) {
-      started = false;
-      for (const [kind, ids] of this.order) {
-        if (this.processing.size >= this.concurrency) return;
-        if ((this.runningByKind.get(kind) ?? 0) < this.concurrencyPerKind && this.beginNext(kind, ids)) started = true;
-      }
+    while (this.running && this.processing.size < this.concurrency) {
+      const id = this.ready.next();
+      if (id === undefined) return;
+      const entry = this.pending.get(id);
+      if (entry) this.begin(id, entry);
     }
-  }
-
-  /** Starts the oldest ready request of `kind`; false when its list held only stale ids. */
-  private beginNext(kind: string, ids: string[]): boolean {
-    const id = ids.shift();
-    if (ids.length === 0) this.order.delete(kind);
-    const entry = id === undefined ? undefined : this.pending.get(id);
-    if (id === undefined || !entry) return false;
-    this.begin(id, entry);
-    return true;
   }
 
   private begin(id: string, entry: Pending): void {
     this.pending.delete(id);
     this.processing.add(id);
-    this.runningByKind.set(entry.kind, (this.runningByKind.get(entry.kind) ?? 0) + 1);
+    this.ready.started(entry.request);
     this.recordLatency(this.clock.now().getTime() - entry.since);
     const task = this.work(id, entry.request).finally(() => {
       this.inFlight.delete(task);
@@ -232,11 +210,8 @@ export class InProcessWorkQueue implements WorkQueue {
     }
     if (!this.stopped) this.apply(id, request, outcome);
     this.processing.delete(id);
-    const kind = kindOf(request);
-    const running = (this.runningByKind.get(kind) ?? 1) - 1;
-    if (running > 0) this.runningByKind.set(kind, running);
-    else this.runningByKind.delete(kind);
-    if (this.pending.has(id) && this.running) this.ready(kind, id);
+    this.ready.finished(request);
+    if (this.pending.has(id) && this.running) this.ready.push(request, id);
     this.pump();
     this.checkIdle();
   }
@@ -269,7 +244,7 @@ export class InProcessWorkQueue implements WorkQueue {
 
   private isIdle(): boolean {
     if (this.processing.size > 0) return false;
-    if (this.running && this.order.size > 0) return false;
+    if (this.running && !this.ready.isEmpty) return false;
     const horizon = this.clock.now().getTime() + this.horizonMs;
     for (const w of this.waiting.values()) if (w.dueAt <= horizon) return false;
     return true;
@@ -301,8 +276,4 @@ export class InProcessWorkQueue implements WorkQueue {
         });
     });
   }
-}
-
-function kindOf(request: ReconcileRequest): string {
-  return `${request.group}/${request.kind}`;
 }
