@@ -1,6 +1,33 @@
 // Sums vitest JSON reports into the closing line CI reads: "N passed, N failed".
 // A missing report, or a run that failed with no failed test (a file that did not load), counts as a failure.
+// Each failed test (and each file that failed without a failed test) is named above the closing line with the
+// first lines of its message, so a run whose log is cut to its tail still says what failed.
 import { existsSync, readFileSync } from 'node:fs';
+
+const MESSAGE_LINES = 6;
+
+const firstLines = (text) =>
+  String(text ?? '')
+    .split('\n')
+    .slice(0, MESSAGE_LINES)
+    .map((line) => `      ${line}`)
+    .join('\n');
+
+const failuresOf = (report) => {
+  const lines = [];
+  for (const file of report.testResults ?? []) {
+    const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of failedTests) {
+      lines.push(`  FAILED ${file.name} > ${test.fullName ?? test.title}`);
+      lines.push(firstLines((test.failureMessages ?? []).join('\n')));
+    }
+    if (failedTests.length === 0 && file.status === 'failed') {
+      lines.push(`  FAILED ${file.name} (the file itself)`);
+      lines.push(firstLines(file.message));
+    }
+  }
+  return lines;
+};
 
 let passed = 0;
 let failed = 0;
@@ -14,5 +41,7 @@ for (const file of process.argv.slice(2)) {
   passed += report.numPassedTests ?? 0;
   failed += report.numFailedTests ?? 0;
   if (report.success === false && (report.numFailedTests ?? 0) === 0) failed += Math.max(1, report.numFailedTestSuites ?? 0);
+  const failures = failuresOf(report);
+  if (failures.length > 0) console.log(`failures in ${file}:\n${failures.join('\n')}`);
 }
 console.log(`${passed} passed, ${failed} failed`);
