@@ -1,4 +1,3 @@
-import { deepEqual, valueAt } from '../../../shared/contracts/json.js';
 import {
   type GroupKind,
   groupOf,
@@ -15,6 +14,7 @@ import type { ReconcilerRegistry } from '../engine/registry.js';
 import type { AnyReconciler, ReferrerField, Watch } from '../engine/skeleton/types.js';
 import { ownChangeMatters } from './own-change-predicate.js';
 import { referencedKey, refersTo } from './references.js';
+import { watchedFieldsChanged } from './watched-fields.js';
 
 /** The kind LABEL_CLUSTER_NAME names. */
 const CLUSTER_KIND: GroupKind = { group: 'cluster.x-k8s.io', kind: 'Cluster' };
@@ -54,19 +54,6 @@ export async function routeChange(
     }
   }
   return [...requests.values()];
-}
-
-/**
- * A watch with `on` passes only those change types; one with `changes` passes a MODIFY only when
- * one of its field paths differs.
- */
-export function watchedFieldsChanged(watch: Watch, change: ObjectChange): boolean {
-  if (watch.on && !watch.on.includes(change.type)) return false;
-  if (change.type !== 'MODIFY' || !watch.changes) return true;
-  return watch.changes.some((path) => {
-    const segments = path.split('.');
-    return !deepEqual(valueAt(change.oldObject, ...segments), valueAt(change.newObject, ...segments));
-  });
 }
 
 async function resolveWatch(

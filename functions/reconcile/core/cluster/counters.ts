@@ -22,6 +22,9 @@ function ownedByKind(obj: StoredObject, kind: string): boolean {
   return (obj.metadata.ownerReferences ?? []).some((ref) => ref.kind === kind);
 }
 
+/** The Machine conditions the replica counters read. */
+export const COUNTED_CONDITIONS = { ready: 'Ready', available: 'Available', upToDate: 'UpToDate' } as const;
+
 /** Counters of `machines` (deleting ones excluded) against `desired`. */
 export function countMachines(machines: readonly StoredObject[], desired: number): ReplicaCounters {
   const live = machines.filter((m) => !isDeleting(m));
@@ -29,9 +32,9 @@ export function countMachines(machines: readonly StoredObject[], desired: number
   return {
     desiredReplicas: desired,
     replicas: live.length,
-    readyReplicas: withCondition('Ready'),
-    availableReplicas: withCondition('Available'),
-    upToDateReplicas: withCondition('UpToDate'),
+    readyReplicas: withCondition(COUNTED_CONDITIONS.ready),
+    availableReplicas: withCondition(COUNTED_CONDITIONS.available),
+    upToDateReplicas: withCondition(COUNTED_CONDITIONS.upToDate),
   };
 }
 

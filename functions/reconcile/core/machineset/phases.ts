@@ -73,7 +73,8 @@ async function createMachine(s: MachineSetScope, templates: readonly StoredObjec
   s.machines.push(machine);
 }
 
-const MISSING_CLONE_REASONS: Readonly<Record<string, string>> = {
+/** The Machine conditions, and their reasons, that say a clone of the MachineSet's templates is missing. */
+export const MISSING_CLONE_REASONS: Readonly<Record<string, string>> = {
   InfrastructureReady: 'InfrastructureDoesNotExist',
   BootstrapConfigReady: 'BootstrapConfigDoesNotExist',
 };

@@ -54,7 +54,8 @@ export interface StatusUpdate {
  * - `namespace`: every object of this kind in the changed object's namespace (Cluster API's
  *   clusterToClusterResourceSet: a Cluster → the ClusterResourceSets that may select it); one list.
  * `changes` (a predicate, as data) narrows a watch to modifications of the listed field paths:
- * inserts and removals always pass, a MODIFY passes only when one of those paths differs.
+ * inserts and removals always pass, a MODIFY passes only when one of those paths differs. A path
+ * may name one condition by type (`conditionPath('Ready')`): its status or reason must differ.
  * `on` (also a predicate as data) narrows a watch to the listed change types: a deleting owner
  * that waits for its members to be gone watches their `REMOVE`s only, so it proceeds when the
  * last one goes instead of on a timer, and their other writes do not wake it.

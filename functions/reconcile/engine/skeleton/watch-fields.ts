@@ -12,3 +12,23 @@ export const EVERYTHING_BUT_FINALIZERS: readonly string[] = [
   'metadata.annotations',
   'metadata.ownerReferences',
 ];
+
+const CONDITION_PATH = /^status\.conditions\[([A-Za-z0-9]+)(?:=([A-Za-z0-9]+))?\]$/;
+
+/**
+ * A `changes` path naming one condition by type, for a watcher that reads a few conditions of
+ * what it watches, not their wording:
+ * - `status.conditions[Ready]` passes when the condition appears, goes, or changes status;
+ * - `status.conditions[Ready=SomeReason]` passes when whether it has that reason changes.
+ * A new message, transition time or other reason alone does not pass.
+ */
+export function conditionPath(type: string, reason?: string): string {
+  return `status.conditions[${type}${reason === undefined ? '' : `=${reason}`}]`;
+}
+
+/** The condition (and reason) a `changes` path names, or undefined for a plain field path. */
+export function conditionOfPath(path: string): { type: string; reason?: string } | undefined {
+  const match = CONDITION_PATH.exec(path);
+  if (!match?.[1]) return undefined;
+  return match[2] === undefined ? { type: match[1] } : { type: match[1], reason: match[2] };
+}

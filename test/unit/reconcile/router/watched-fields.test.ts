@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { watchedFieldsChanged } from '../../../../functions/reconcile/router/route-change.js';
+import { watchedFieldsChanged } from '../../../../functions/reconcile/router/watched-fields.js';
 import type { Watch } from '../../../../functions/reconcile/engine/skeleton/types.js';
+import { conditionOfPath, conditionPath } from '../../../../functions/reconcile/engine/skeleton/watch-fields.js';
 import type { ObjectChange } from '../../../../shared/ports/object-store.js';
 import type { StoredObject } from '../../../../shared/contracts/object.js';
 
@@ -43,5 +44,39 @@ describe('watch `changes` predicate', () => {
     ['a modification of a listed field does not', { type: 'MODIFY', oldObject: machine({ version: 'v1' }), newObject: machine({ version: 'v2' }) }, false],
   ])('`on: [REMOVE]`: %s', (_name, change, expected) => {
     expect(watchedFieldsChanged({ ...watch, on: ['REMOVE'] }, change)).toBe(expected);
+  });
+});
+
+describe('condition paths in `changes`', () => {
+  const withConditions = (...conditions: Array<[type: string, status: string, reason: string, message?: string]>) =>
+    machine({}, { conditions: conditions.map(([type, status, reason, message]) => ({ type, status, reason, lastTransitionTime: '2026-01-01T00:00:00Z', ...(message ? { message } : {}) })) });
+  const modify = (before: StoredObject, after: StoredObject): ObjectChange => ({ type: 'MODIFY', oldObject: before, newObject: after });
+  const watching = (...changes: string[]): Watch => ({ ...watch, changes });
+
+  it.each<[string, string, ObjectChange, boolean]>([
+    ['the status changed', conditionPath('Ready'), modify(withConditions(['Ready', 'False', 'A']), withConditions(['Ready', 'True', 'B'])), true],
+    ['the condition appeared', conditionPath('Ready'), modify(withConditions(), withConditions(['Ready', 'False', 'A'])), true],
+    ['the condition went', conditionPath('Ready'), modify(withConditions(['Ready', 'True', 'A']), withConditions()), true],
+    ['only the reason changed', conditionPath('Ready'), modify(withConditions(['Ready', 'False', 'A']), withConditions(['Ready', 'False', 'B'])), false],
+    ['only the message changed', conditionPath('Ready'), modify(withConditions(['Ready', 'False', 'A', 'x']), withConditions(['Ready', 'False', 'A', 'y'])), false],
+    ['another condition changed', conditionPath('Ready'), modify(withConditions(['Ready', 'True', 'A'], ['Other', 'False', 'A']), withConditions(['Ready', 'True', 'A'], ['Other', 'True', 'A'])), false],
+    ['the named reason was taken', conditionPath('Ready', 'Gone'), modify(withConditions(['Ready', 'False', 'A']), withConditions(['Ready', 'False', 'Gone'])), true],
+    ['the named reason was left', conditionPath('Ready', 'Gone'), modify(withConditions(['Ready', 'False', 'Gone']), withConditions(['Ready', 'False', 'A'])), true],
+    ['a condition with the named reason appeared', conditionPath('Ready', 'Gone'), modify(withConditions(), withConditions(['Ready', 'False', 'Gone'])), true],
+    ['one other reason became another', conditionPath('Ready', 'Gone'), modify(withConditions(['Ready', 'False', 'A']), withConditions(['Ready', 'False', 'B'])), false],
+    ['the status changed, the named reason not held', conditionPath('Ready', 'Gone'), modify(withConditions(['Ready', 'False', 'A']), withConditions(['Ready', 'True', 'B'])), false],
+  ])('%s: %s → %s', (_name, path, change, expected) => {
+    expect(watchedFieldsChanged(watching(path), change)).toBe(expected);
+  });
+
+  it.each([
+    [conditionPath('Ready'), { type: 'Ready' }],
+    [conditionPath('Ready', 'Gone'), { type: 'Ready', reason: 'Gone' }],
+    ['status.conditions', undefined],
+    ['status.conditions[]', undefined],
+    ['status.conditions[Ready', undefined],
+    ['spec.conditions[Ready]', undefined],
+  ])('reads %s as %j', (path, expected) => {
+    expect(conditionOfPath(path)).toEqual(expected);
   });
 });

@@ -1,0 +1,30 @@
+import { conditionsOf, findCondition } from '../../../shared/contracts/conditions.js';
+import { deepEqual, valueAt } from '../../../shared/contracts/json.js';
+import type { StoredObject } from '../../../shared/contracts/object.js';
+import type { ObjectChange } from '../../../shared/ports/object-store.js';
+import type { Watch } from '../engine/skeleton/types.js';
+import { conditionOfPath } from '../engine/skeleton/watch-fields.js';
+
+/**
+ * A watch with `on` passes only those change types; one with `changes` passes a MODIFY only when
+ * one of its field paths differs; a condition path (`conditionPath`) compares that condition's
+ * status, or whether it has the reason the path names.
+ */
+export function watchedFieldsChanged(watch: Watch, change: ObjectChange): boolean {
+  if (watch.on && !watch.on.includes(change.type)) return false;
+  if (change.type !== 'MODIFY' || !watch.changes) return true;
+  return watch.changes.some((path) => fieldChanged(path, change.oldObject, change.newObject));
+}
+
+function fieldChanged(path: string, before: StoredObject | undefined, after: StoredObject | undefined): boolean {
+  const condition = conditionOfPath(path);
+  if (condition) return conditionGist(before, condition) !== conditionGist(after, condition);
+  const segments = path.split('.');
+  return !deepEqual(valueAt(before, ...segments), valueAt(after, ...segments));
+}
+
+/** What a condition path compares: the condition's status, or whether it has the named reason. */
+function conditionGist(object: StoredObject | undefined, path: { type: string; reason?: string }): string | boolean | undefined {
+  const condition = findCondition(conditionsOf(object?.status), path.type);
+  return path.reason === undefined ? condition?.status : condition?.reason === path.reason;
+}
