@@ -1,7 +1,9 @@
 // Sums vitest JSON reports into the closing line CI reads: "N passed, N failed".
 // A missing report, or a run that failed with no failed test (a file that did not load), counts as a failure.
 // Each failed test (and each file that failed without a failed test) is named above the closing line with the
-// first lines of its message, so a run whose log is cut to its tail still says what failed.
+// first lines of its message, so a run whose log is cut to its tail still says what failed. CI retries a failed
+// test once (.ci/run): a test that passed only on its retry is named too, as FLAKY, with the message of the try
+// that failed, and counted on a line of its own.
 import { existsSync, readFileSync } from 'node:fs';
 
 const MESSAGE_LINES = 6;
@@ -21,6 +23,10 @@ const failuresOf = (report) => {
       lines.push(`  FAILED ${file.name} > ${test.fullName ?? test.title}`);
       lines.push(firstLines((test.failureMessages ?? []).join('\n')));
     }
+    for (const test of flakyIn(file)) {
+      lines.push(`  FLAKY (passed on its retry) ${file.name} > ${test.fullName ?? test.title}`);
+      lines.push(firstLines((test.failureMessages ?? []).join('\n')));
+    }
     if (failedTests.length === 0 && file.status === 'failed') {
       lines.push(`  FAILED ${file.name} (the file itself)`);
       lines.push(firstLines(file.message));
@@ -29,7 +35,10 @@ const failuresOf = (report) => {
   return lines;
 };
 
+const flakyIn = (file) => (file.assertionResults ?? []).filter((test) => test.status === 'passed' && (test.failureMessages ?? []).length > 0);
+
 let passed = 0;
+let flaky = 0;
 let failed = 0;
 for (const file of process.argv.slice(2)) {
   if (!existsSync(file)) {
@@ -41,7 +50,9 @@ for (const file of process.argv.slice(2)) {
   passed += report.numPassedTests ?? 0;
   failed += report.numFailedTests ?? 0;
   if (report.success === false && (report.numFailedTests ?? 0) === 0) failed += Math.max(1, report.numFailedTestSuites ?? 0);
+  flaky += (report.testResults ?? []).reduce((n, file) => n + flakyIn(file).length, 0);
   const failures = failuresOf(report);
-  if (failures.length > 0) console.log(`failures in ${file}:\n${failures.join('\n')}`);
+  if (failures.length > 0) console.log(`failed or retried in ${file}:\n${failures.join('\n')}`);
 }
+if (flaky > 0) console.log(`${flaky} passed only on their retry (named FLAKY above)`);
 console.log(`${passed} passed, ${failed} failed`);
