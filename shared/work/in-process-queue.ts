@@ -136,6 +136,15 @@ export class InProcessWorkQueue implements WorkQueue {
     return percentile(this.latencies, p);
   }
 
+  /**
+   * The enqueue-to-start waits (ms) recorded since the last take, and forgets them: a caller that
+   * measures phases apart (the benchmark's create and delete, not its bulk resync) takes them
+   * at each phase's end.
+   */
+  takeLatencySamples(): number[] {
+    return this.latencies.splice(0);
+  }
+
   /** Number of objects pending or running right now. */
   depth(): number {
     return new Set([...this.pending.keys(), ...this.processing]).size;

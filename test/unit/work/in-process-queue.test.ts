@@ -93,6 +93,20 @@ describe('Class: InProcessWorkQueue', () => {
     expect(queue.latencyPercentile(99)).toBe(250);
   });
 
+  it('hands over the waits recorded since the last take, and forgets them', async () => {
+    const { queue, time } = setup();
+    await queue.enqueue(widgetKey('a'));
+    await time.advance(40, async () => {});
+    queue.start();
+    await queue.idle();
+    expect(queue.takeLatencySamples()).toEqual([40]);
+    await queue.enqueue(widgetKey('b'));
+    await queue.idle();
+    expect(queue.takeLatencySamples()).toEqual([0]);
+    expect(queue.takeLatencySamples()).toEqual([]);
+    expect(queue.latencyPercentile(50)).toBeUndefined();
+  });
+
   it('keeps only the earliest delay per object', async () => {
     const { queue, time, started } = setup();
     queue.start();
