@@ -8,6 +8,7 @@ import type { ReferrerField } from '../engine/skeleton/types.js';
  * Cluster by name.
  */
 export function refersTo(referrer: StoredObject, field: ReferrerField, target: StoredObject): boolean {
+  if (field === 'spec.patches.external.discoverVariablesExtension') return discoversVariablesThrough(referrer, target);
   if (referrer.metadata.namespace !== target.metadata.namespace) return false;
   if (field === 'spec.clusterName') {
     return target.kind === 'Cluster' && stringAt(referrer, 'spec', 'clusterName') === target.metadata.name;
@@ -31,6 +32,24 @@ function classRefersTo(referrer: StoredObject, target: StoredObject): boolean {
   const name = stringAt(referrer, 'spec', 'topology', 'classRef', 'name');
   const namespace = stringAt(referrer, 'spec', 'topology', 'classRef', 'namespace') || referrer.metadata.namespace;
   return name === target.metadata.name && namespace === target.metadata.namespace;
+}
+
+/**
+ * A ClusterClass patch's `external.discoverVariablesExtension` names a handler of a (cluster-scoped)
+ * ExtensionConfig as `<handler>.<extension config>`: Cluster API's ExtensionNameFromHandlerName,
+ * which takes exactly two dot-separated parts. The ExtensionConfig's namespaceSelector is not
+ * applied here: a ClusterClass outside it is woken too and finds the same answer again.
+ */
+function discoversVariablesThrough(referrer: StoredObject, target: StoredObject): boolean {
+  if (target.kind !== 'ExtensionConfig') return false;
+  const patches = valueAt(referrer, 'spec', 'patches');
+  if (!Array.isArray(patches)) return false;
+  return patches.some((patch) => {
+    const handler = isRecord(patch) && isRecord(patch.external) ? patch.external.discoverVariablesExtension : undefined;
+    if (typeof handler !== 'string') return false;
+    const parts = handler.split('.');
+    return parts.length === 2 && parts[1] === target.metadata.name;
+  });
 }
 
 /** The object of `kind` that `source` names through `field`, if it names one of that kind. */

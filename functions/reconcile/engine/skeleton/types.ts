@@ -79,7 +79,8 @@ export type ReferrerField =
   | 'spec.machineTemplate.spec.infrastructureRef'
   | 'spec.poolRef'
   | 'spec.clusterName'
-  | 'spec.topology.classRef';
+  | 'spec.topology.classRef'
+  | 'spec.patches.external.discoverVariablesExtension';
 
 export interface ReconcilerDefinition<S extends Scope> {
   kind: GroupKind;

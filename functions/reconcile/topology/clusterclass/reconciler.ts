@@ -13,6 +13,7 @@ import { isRecord } from '../../../../shared/contracts/json.js';
 import { extensionCallerFrom } from '../../../../shared/ports/runtime-extensions.js';
 import { updateFresh } from '../../engine/references/update-fresh.js';
 import type { PhaseResult, ReconcileContext, ReconcilerDefinition, Scope, StatusUpdate } from '../../engine/skeleton/types.js';
+import { EXTENSION_CONFIG_KIND } from '../../runtime/registrations.js';
 import { reconcileClassVariables } from './variables.js';
 
 export const TEMPLATE_MISSING_REQUEUE_SECONDS = 30;
@@ -79,7 +80,17 @@ async function variablesPhase(s: ClusterClassScope): Promise<PhaseResult> {
 
 export const clusterClassReconciler: ReconcilerDefinition<ClusterClassScope> = {
   kind: { group: CLUSTER_GROUP, kind: 'ClusterClass' },
-  watches: [],
+  // Cluster API's extensionConfigToClusterClass: an ExtensionConfig whose handlers are discovered,
+  // changed or gone wakes the classes whose patches discover variables through it, instead of
+  // their VARIABLE_DISCOVERY_RETRY_SECONDS.
+  watches: [
+    {
+      kind: EXTENSION_CONFIG_KIND,
+      by: 'referrer',
+      field: 'spec.patches.external.discoverVariablesExtension',
+      changes: ['spec', 'status.handlers'],
+    },
+  ],
   createScope: (ctx: ReconcileContext, object: StoredObject) => ({ ctx, object, conditions: [], variables: [] }),
   phases: [variablesPhase, templatesPhase],
   deletePhases: [],

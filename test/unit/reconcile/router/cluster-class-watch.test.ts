@@ -32,3 +32,46 @@ describe('a ClusterClass change wakes the topology Clusters that use it', () => 
     expect(requests.filter((r) => r.kind === 'Cluster').map((r) => r.name).sort()).toEqual(expected);
   });
 });
+
+/** Cluster API's extensionConfigToClusterClass: the classes whose patches discover variables through it. */
+describe('an ExtensionConfig change wakes the ClusterClasses that discover variables through it', () => {
+  const classWithPatches = (name: string, namespace: string, handlers: string[]): StoredObject => ({
+    ...clusterClass(name, namespace),
+    spec: { patches: handlers.map((handler, i) => ({ name: `p${i}`, external: { discoverVariablesExtension: handler } })) },
+  });
+  const extensionConfig = (status: Record<string, unknown>): StoredObject => ({
+    apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
+    kind: 'ExtensionConfig',
+    metadata: { name: 'ext', uid: 'ext', resourceVersion: '1', generation: 1, creationTimestamp: '2026-01-01T00:00:00Z' },
+    spec: { clientConfig: { url: 'https://ext.example' } },
+    status,
+  });
+  const discovered = { handlers: [{ name: 'discover.ext', requestHook: { apiVersion: 'hooks.runtime.cluster.x-k8s.io/v1alpha1', hook: 'DiscoverVariables' } }] };
+
+  it.each<[string, StoredObject, StoredObject, string[]]>([
+    ['its handlers discovered: classes in every namespace that name it', extensionConfig({}), extensionConfig(discovered), ['a/uses', 'b/uses-among-others']],
+    ['only its conditions changed: none', extensionConfig({ ...discovered, conditions: [] }), extensionConfig({ ...discovered, conditions: [{ type: 'Discovered' }] }), []],
+  ])('%s', async (_name, before, after, expected) => {
+    const store = new MemoryObjectStore();
+    for (const c of [
+      classWithPatches('uses', 'a', ['discover.ext']),
+      classWithPatches('uses-among-others', 'b', ['discover.other', 'discover.ext']),
+      classWithPatches('other-extension', 'a', ['discover.other']),
+      classWithPatches('three-parts', 'a', ['discover.ext.more']),
+      classWithPatches('inline-only', 'a', []),
+    ]) {
+      await store.create(c);
+    }
+    const registry = new ReconcilerRegistry(builtinProviderRegistry().reconcilers());
+    const requests = await routeChange({ type: 'MODIFY', oldObject: before, newObject: after }, registry, store);
+    expect(requests.filter((r) => r.kind === 'ClusterClass').map((r) => `${r.namespace}/${r.name}`).sort()).toEqual(expected);
+  });
+
+  it('its removal wakes them too', async () => {
+    const store = new MemoryObjectStore();
+    await store.create(classWithPatches('uses', 'a', ['discover.ext']));
+    const registry = new ReconcilerRegistry(builtinProviderRegistry().reconcilers());
+    const requests = await routeChange({ type: 'REMOVE', oldObject: extensionConfig(discovered) }, registry, store);
+    expect(requests.filter((r) => r.kind === 'ClusterClass').map((r) => r.name)).toEqual(['uses']);
+  });
+});
