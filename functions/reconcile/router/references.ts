@@ -7,6 +7,12 @@ import type { ReferrerField } from '../engine/skeleton/types.js';
  * `{apiGroup | apiVersion, kind, name}` in the referrer's namespace; `spec.clusterName` names a
  * Cluster by name.
  */
+/**
+ * Fields by which an object in any namespace names a cluster-scoped one (stored under
+ * CLUSTER_SCOPE_NAMESPACE): their referrers are looked for in every namespace.
+ */
+export const CROSS_NAMESPACE_REFERRER_FIELDS: ReadonlySet<ReferrerField> = new Set(['spec.patches.external.discoverVariablesExtension']);
+
 export function refersTo(referrer: StoredObject, field: ReferrerField, target: StoredObject): boolean {
   if (field === 'spec.patches.external.discoverVariablesExtension') return discoversVariablesThrough(referrer, target);
   if (referrer.metadata.namespace !== target.metadata.namespace) return false;

@@ -13,7 +13,7 @@ import type { ReconcileRequest } from '../../../shared/ports/work-queue.js';
 import type { ReconcilerRegistry } from '../engine/registry.js';
 import type { AnyReconciler, ReferrerField, Watch } from '../engine/skeleton/types.js';
 import { ownChangeMatters } from './own-change-predicate.js';
-import { referencedKey, refersTo } from './references.js';
+import { CROSS_NAMESPACE_REFERRER_FIELDS, referencedKey, refersTo } from './references.js';
 import { watchedFieldsChanged } from './watched-fields.js';
 
 /** The kind LABEL_CLUSTER_NAME names. */
@@ -160,8 +160,9 @@ async function referrers(
   const namespace = target.metadata.namespace;
   const clusters = clusterNamesOf(versions);
   if (field === 'spec.clusterName') clusters.add(target.metadata.name);
-  const candidates =
-    clusters.size > 0
+  const candidates = CROSS_NAMESPACE_REFERRER_FIELDS.has(field)
+    ? await listAll(lookup, kind)
+    : clusters.size > 0
       ? await inClusters(namespace, clusters, kind, lookup)
       : await listAll(lookup, { ...kind, namespace });
   return candidates.filter((c) => versions.some((v) => refersTo(c, field, v)));

@@ -2,7 +2,8 @@
  * Cluster API's extensionConfigToClusterClass through the embedded control plane's API: a
  * ClusterClass whose external patch discovers its variables through an ExtensionConfig that does
  * not exist yet reports VariablesReady=False, and becomes ready when that ExtensionConfig's
- * handlers are discovered: the change wakes it, not its own retry.
+ * handlers are discovered: the change wakes it, not its own retry. The class is in a namespace of
+ * its own: the cluster-scoped ExtensionConfig finds its classes in every namespace.
  */
 
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -53,7 +54,7 @@ async function variablesReady(status: 'True' | 'False', options: { timeoutMs?: n
   return eventually(
     `ClusterClass VariablesReady=${status}`,
     async (report) => {
-      const object = await rest.get(CORE, 'ClusterClass', 'default', 'late');
+      const object = await rest.get(CORE, 'ClusterClass', 'tenant-a', 'late');
       const condition = findCondition(conditionsOf(object?.status), 'VariablesReady');
       report(condition);
       return condition?.status === status ? object : undefined;
@@ -67,7 +68,7 @@ describe('an ExtensionConfig wakes the ClusterClasses that discover variables th
     await rest.mustCreate({
       apiVersion: CORE,
       kind: 'ClusterClass',
-      metadata: { name: 'late', namespace: 'default' },
+      metadata: { name: 'late', namespace: 'tenant-a' },
       spec: {
         controlPlane: { templateRef: { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlaneTemplate', name: 'cp' } },
         infrastructure: { templateRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'DevClusterTemplate', name: 'infra' } },

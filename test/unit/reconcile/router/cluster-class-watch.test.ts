@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinProviderRegistry } from '../../../../functions/reconcile/engine/providers/builtin.js';
 import { ReconcilerRegistry } from '../../../../functions/reconcile/engine/registry.js';
 import { routeChange } from '../../../../functions/reconcile/router/route-change.js';
-import type { StoredObject } from '../../../../shared/contracts/object.js';
+import { CLUSTER_SCOPE_NAMESPACE, type StoredObject } from '../../../../shared/contracts/object.js';
 import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
 
 const meta = (name: string, namespace = 'ns') => ({ name, namespace, uid: `${namespace}-${name}`, resourceVersion: '1', generation: 1, creationTimestamp: '2026-01-01T00:00:00Z' });
@@ -42,7 +42,8 @@ describe('an ExtensionConfig change wakes the ClusterClasses that discover varia
   const extensionConfig = (status: Record<string, unknown>): StoredObject => ({
     apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
     kind: 'ExtensionConfig',
-    metadata: { name: 'ext', uid: 'ext', resourceVersion: '1', generation: 1, creationTimestamp: '2026-01-01T00:00:00Z' },
+    // Cluster-scoped: stored under CLUSTER_SCOPE_NAMESPACE, as the API stores it.
+    metadata: { name: 'ext', namespace: CLUSTER_SCOPE_NAMESPACE, uid: 'ext', resourceVersion: '1', generation: 1, creationTimestamp: '2026-01-01T00:00:00Z' },
     spec: { clientConfig: { url: 'https://ext.example' } },
     status,
   });
