@@ -15,27 +15,19 @@ const firstLines = (text) =>
     .map((line) => `      ${line}`)
     .join('\n');
 
+const flakyIn = (file) => (file.assertionResults ?? []).filter((test) => test.status === 'passed' && (test.failureMessages ?? []).length > 0);
+
 const failuresOf = (report) => {
   const lines = [];
+  const name = (label, file, test) => lines.push(`  ${label} ${file.name} > ${test.fullName ?? test.title}`, firstLines((test.failureMessages ?? []).join('\n')));
   for (const file of report.testResults ?? []) {
     const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
-    for (const test of failedTests) {
-      lines.push(`  FAILED ${file.name} > ${test.fullName ?? test.title}`);
-      lines.push(firstLines((test.failureMessages ?? []).join('\n')));
-    }
-    for (const test of flakyIn(file)) {
-      lines.push(`  FLAKY (passed on its retry) ${file.name} > ${test.fullName ?? test.title}`);
-      lines.push(firstLines((test.failureMessages ?? []).join('\n')));
-    }
-    if (failedTests.length === 0 && file.status === 'failed') {
-      lines.push(`  FAILED ${file.name} (the file itself)`);
-      lines.push(firstLines(file.message));
-    }
+    for (const test of failedTests) name('FAILED', file, test);
+    for (const test of flakyIn(file)) name('FLAKY (passed on its retry)', file, test);
+    if (failedTests.length === 0 && file.status === 'failed') lines.push(`  FAILED ${file.name} (the file itself)`, firstLines(file.message));
   }
   return lines;
 };
-
-const flakyIn = (file) => (file.assertionResults ?? []).filter((test) => test.status === 'passed' && (test.failureMessages ?? []).length > 0);
 
 let passed = 0;
 let flaky = 0;
