@@ -1,4 +1,4 @@
-import { type GroupKind, LABEL_CLUSTER_NAME, type KubeObject, type ObjectKey, type StoredObject } from '../shared/contracts/object.js';
+import { type GroupKind, type KubeObject, LABEL_CLUSTER_NAME, type ObjectKey, type StoredObject } from '../shared/contracts/object.js';
 import type {
   ChangeSource,
   DeleteOptions,
@@ -8,6 +8,7 @@ import type {
   ObjectChange,
   ObjectStore,
 } from '../shared/ports/object-store.js';
+import { ObjectSizes } from './object-sizes.js';
 
 /** Store calls and their DynamoDB capacity-unit estimate, in total and per kind. */
 export interface StoreCounts {
@@ -59,6 +60,7 @@ const WRITE_UNIT_BYTES = 1024;
  */
 export class CountingStore implements ObjectStore, ChangeSource {
   private current: StoreCounts = emptyStoreCounts();
+  private readonly sizes = new ObjectSizes();
 
   constructor(private readonly inner: ObjectStore & ChangeSource) {}
 
@@ -123,7 +125,7 @@ export class CountingStore implements ObjectStore, ChangeSource {
   }
 
   private read(kind: string, items: readonly KubeObject[]): void {
-    const bytes = items.reduce((sum, item) => sum + JSON.stringify(item).length, 0);
+    const bytes = items.reduce((sum, item) => sum + this.sizes.bytesOf(item), 0);
     this.current.reads++;
     this.current.readUnits += Math.max(1, Math.ceil(bytes / READ_UNIT_BYTES));
     this.current.readsByKind[kind] = (this.current.readsByKind[kind] ?? 0) + 1;
