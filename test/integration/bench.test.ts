@@ -66,6 +66,15 @@ describe.each(['file', 'memory', 'dynamodb'] as const)('npm run bench on the %s 
     expect(table).toContain('capless CLI start get / describe / apply');
     expect(table).toContain('10 clusters at rest / month (shared work queue, ADR 0110)');
     expect(table).toContain('was: a queue per kind (ADR 0003)');
+    // Issue 16's targets stand beside their figures.
+    for (const [row, target] of [
+      ['converge reconciles / reconciled object', '≤ 4'],
+      ['store reads / object', '≤ 8'],
+      ['Machine writes / Machine', '≤ 11'],
+      ['control plane writes/s', '≥ 50 % of raw'],
+    ]) {
+      expect(table.split('\n').find((line) => line.startsWith(`${row} `))).toMatch(new RegExp(`${target}$`));
+    }
     expect(JSON.parse(JSON.stringify(r))).toEqual(r);
   });
 });
