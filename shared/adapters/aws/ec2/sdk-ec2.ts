@@ -36,10 +36,6 @@ import {
   ModifyVpcAttributeCommand,
   ReleaseAddressCommand,
   RevokeSecurityGroupIngressCommand,
-  type NatGateway as SdkNatGateway,
-  type RouteTable as SdkRouteTable,
-  type SecurityGroup as SdkSecurityGroup,
-  type Subnet as SdkSubnet,
 } from '@aws-sdk/client-ec2';
 import type { Tags } from '../../../contracts/providers/aws/aws-tags.js';
 import type {
@@ -49,7 +45,6 @@ import type {
   IngressRule,
   InternetGateway,
   NatGateway,
-  NatGatewayState,
   Query,
   Route,
   RouteTable,
@@ -58,63 +53,9 @@ import type {
   Vpc,
 } from '../../../ports/ec2.js';
 import { filtersOf, ipPermission, queryInput, tagSpecifications, tagsOf } from './ec2-shapes.js';
+import { natOf, routeTableOf, securityGroupOf, subnetOf } from './network-shapes.js';
 import { SdkEc2Instances } from './sdk-ec2-instances.js';
 import { sdkCall } from './sdk-errors.js';
-
-const NAT_STATES: readonly NatGatewayState[] = ['pending', 'available', 'deleting', 'deleted', 'failed'];
-
-function subnetOf(s: SdkSubnet): Subnet {
-  return {
-    id: s.SubnetId ?? '',
-    vpcId: s.VpcId ?? '',
-    cidrBlock: s.CidrBlock ?? '',
-    availabilityZone: s.AvailabilityZone ?? '',
-    mapPublicIpOnLaunch: s.MapPublicIpOnLaunch === true,
-    tags: tagsOf(s.Tags),
-  };
-}
-
-function natOf(n: SdkNatGateway): NatGateway {
-  return {
-    id: n.NatGatewayId ?? '',
-    subnetId: n.SubnetId ?? '',
-    ...(n.VpcId ? { vpcId: n.VpcId } : {}),
-    state: NAT_STATES.find((s) => s === n.State) ?? 'pending',
-    allocationIds: (n.NatGatewayAddresses ?? []).flatMap((a) => (a.AllocationId ? [a.AllocationId] : [])),
-    publicIps: (n.NatGatewayAddresses ?? []).flatMap((a) => (a.PublicIp ? [a.PublicIp] : [])),
-    tags: tagsOf(n.Tags),
-  };
-}
-
-function routeTableOf(t: SdkRouteTable): RouteTable {
-  return {
-    id: t.RouteTableId ?? '',
-    vpcId: t.VpcId ?? '',
-    routes: (t.Routes ?? []).map((r) => ({
-      destinationCidrBlock: r.DestinationCidrBlock ?? '',
-      ...(r.GatewayId ? { gatewayId: r.GatewayId } : {}),
-      ...(r.NatGatewayId ? { natGatewayId: r.NatGatewayId } : {}),
-    })),
-    associations: (t.Associations ?? []).map((a) => ({ id: a.RouteTableAssociationId ?? '', ...(a.SubnetId ? { subnetId: a.SubnetId } : {}), main: a.Main === true })),
-    tags: tagsOf(t.Tags),
-  };
-}
-
-function securityGroupOf(g: SdkSecurityGroup): SecurityGroup {
-  return {
-    id: g.GroupId ?? '',
-    name: g.GroupName ?? '',
-    vpcId: g.VpcId ?? '',
-    ingress: (g.IpPermissions ?? []).map((p) => ({
-      protocol: p.IpProtocol ?? '-1',
-      fromPort: p.FromPort ?? -1,
-      toPort: p.ToPort ?? -1,
-      ...(p.IpRanges && p.IpRanges.length > 0 ? { cidrBlocks: p.IpRanges.flatMap((r) => (r.CidrIp ? [r.CidrIp] : [])) } : {}),
-      ...(p.UserIdGroupPairs && p.UserIdGroupPairs.length > 0 ? { sourceSecurityGroupIds: p.UserIdGroupPairs.flatMap((r) => (r.GroupId ? [r.GroupId] : [])) } : {}),
-    })),
-    tags: tagsOf(g.Tags),
-  };
-}
 
 export class SdkEc2 extends SdkEc2Instances implements Ec2 {
   constructor(client: EC2Client) {
