@@ -1,5 +1,6 @@
 import { isRecord } from '../contracts/json.js';
 import { TerminalError, TransientError } from '../errors/index.js';
+import type { ObjectStore } from './object-store.js';
 
 /** A Node condition (corev1.NodeCondition) as health checks read it. */
 export interface WorkloadNodeCondition {
@@ -49,6 +50,12 @@ export interface WorkloadCluster {
   findNodeByProviderID(cluster: WorkloadClusterRef, providerID: string): Promise<WorkloadNode | undefined>;
   /** Applies every object in order; resolves with the ones that failed (empty when all applied). */
   applyObjects(cluster: WorkloadClusterRef, objects: readonly WorkloadObject[], options: { mode: ApplyMode }): Promise<ApplyFailure[]>;
+  /**
+   * The same workload clusters, reading capless's store through `store`: a reconcile passes its
+   * own (the per-reconcile read cache), so an object it already read is not read again. Absent
+   * on an implementation that reads nothing of the store per call.
+   */
+  readingThrough?(store: ObjectStore): WorkloadCluster;
 }
 
 /** Key of the WorkloadCluster port on ReconcileContext.providers. */

@@ -67,6 +67,11 @@ export class InMemoryWorkloadCluster implements WorkloadCluster {
     return this.objects.apply(cluster, objects, options.mode);
   }
 
+  /** The same simulated clusters (one set of applied objects), reading Nodes through `store`. */
+  readingThrough(store: ObjectStore): WorkloadCluster {
+    return new InMemoryWorkloadCluster(store, this.objects);
+  }
+
   async findNodeByProviderID(cluster: WorkloadClusterRef, providerID: string): Promise<WorkloadNode | undefined> {
     const parsed = parseInMemoryProviderID(providerID);
     if (!parsed || parsed.namespace !== cluster.namespace) return undefined;

@@ -19,6 +19,11 @@ export class PerClusterWorkloadCluster implements WorkloadCluster {
     private readonly real: WorkloadCluster,
   ) {}
 
+  /** Both halves reading through `store` where they read it (the Cluster this one looks up, the simulated Nodes). */
+  readingThrough(store: ObjectStore): WorkloadCluster {
+    return new PerClusterWorkloadCluster(store, this.simulated.readingThrough?.(store) ?? this.simulated, this.real.readingThrough?.(store) ?? this.real);
+  }
+
   findNodeByProviderID(cluster: WorkloadClusterRef, providerID: string): Promise<WorkloadNode | undefined> {
     return (parseInMemoryProviderID(providerID) ? this.simulated : this.real).findNodeByProviderID(cluster, providerID);
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/contracts/object.js';
 import type { WorkloadCluster } from '../../../shared/ports/workload-cluster.js';
 import { MemoryObjectStore } from '../../../shared/store/memory-store.js';
+import { InMemoryWorkloadCluster, inMemoryProviderID } from '../../../shared/workload-cluster/in-memory-workload-cluster.js';
 import { PerClusterWorkloadCluster } from '../../../shared/workload-cluster/per-cluster-workload-cluster.js';
 
 /** A WorkloadCluster that only says it was asked. */
@@ -53,5 +54,39 @@ describe('PerClusterWorkloadCluster', () => {
     const workload = new PerClusterWorkloadCluster(store, recorder('simulated', calls), recorder('real', calls));
     await workload.applyObjects({ namespace: 'default', name: 'c1' }, [], { mode: 'CreateOnly' });
     expect(calls).toEqual([expected]);
+  });
+
+  describe('readingThrough', () => {
+    const providerID = inMemoryProviderID('default', 'm1');
+    const inMemoryMachine: KubeObject = {
+      apiVersion: `${INFRA}/v1beta2`,
+      kind: 'InMemoryMachine',
+      metadata: { name: 'm1', namespace: 'default' },
+      spec: { providerID },
+      status: { simulatedNode: { name: 'm1', ready: true } },
+    };
+
+    it.each<[string, (workload: PerClusterWorkloadCluster, through: MemoryObjectStore) => WorkloadCluster, string | undefined]>([
+      ['as built, it reads its own store', (workload) => workload, undefined],
+      ['reading through another store, it finds the Node there', (workload, through) => workload.readingThrough(through), 'm1'],
+    ])('%s', async (_name, bind, expected) => {
+      const own = new MemoryObjectStore();
+      const through = new MemoryObjectStore();
+      await through.create(inMemoryMachine);
+      const workload = new PerClusterWorkloadCluster(own, new InMemoryWorkloadCluster(own), recorder('real', []));
+      const node = await bind(workload, through).findNodeByProviderID({ namespace: 'default', name: 'c1' }, providerID);
+      expect(node?.name).toBe(expected);
+    });
+
+    it('routes applied objects by the Cluster it reads through the given store, and keeps a half that reads nothing', async () => {
+      const through = new MemoryObjectStore();
+      await through.create(cluster({ kind: 'InMemoryCluster', name: 'c1' }));
+      const calls: string[] = [];
+      const real = recorder('real', calls);
+      const workload = new PerClusterWorkloadCluster(new MemoryObjectStore(), recorder('simulated', calls), real).readingThrough(through);
+      await workload.applyObjects({ namespace: 'default', name: 'c1' }, [], { mode: 'CreateOnly' });
+      await workload.findNodeByProviderID({ namespace: 'default', name: 'c1' }, 'aws:///us-east-1a/i-0123456789abcdef0');
+      expect(calls).toEqual(['simulated', 'real']);
+    });
   });
 });

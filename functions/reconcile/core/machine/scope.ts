@@ -3,9 +3,9 @@ import type { StoredObject } from '../../../../shared/contracts/object.js';
 import type { MachineAddress } from '../../../../shared/contracts/providers/fields.js';
 import type { ProviderLookup } from '../../../../shared/contracts/providers/provider-lookup.js';
 import { readAddresses } from '../../../../shared/contracts/providers/fields.js';
-import { isWorkloadCluster, WORKLOAD_CLUSTER_PORT, type WorkloadCluster, type WorkloadNode } from '../../../../shared/ports/workload-cluster.js';
-import { InMemoryWorkloadCluster } from '../../../../shared/workload-cluster/in-memory-workload-cluster.js';
+import type { WorkloadCluster, WorkloadNode } from '../../../../shared/ports/workload-cluster.js';
 import { providerLookupOf } from '../../engine/providers/provider-lookup-port.js';
+import { workloadClusterOf } from '../../engine/providers/workload-cluster-port.js';
 import type { ReconcileContext, Scope } from '../../engine/skeleton/types.js';
 
 /**
@@ -23,11 +23,6 @@ export interface MachineScope extends Scope {
   addresses: MachineAddress[];
   failureDomain?: string;
   node?: WorkloadNode;
-}
-
-export function workloadClusterOf(ctx: ReconcileContext): WorkloadCluster {
-  const candidate = ctx.providers?.[WORKLOAD_CLUSTER_PORT];
-  return isWorkloadCluster(candidate) ? candidate : new InMemoryWorkloadCluster(ctx.store);
 }
 
 function previousNode(object: StoredObject): WorkloadNode | undefined {

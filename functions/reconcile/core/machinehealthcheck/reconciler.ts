@@ -8,8 +8,7 @@ import type { StoredObject } from '../../../../shared/contracts/object.js';
 import { CORE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
 import { machineHealthCheckSchema } from '../../../../shared/contracts/schemas/core/machine-health-check.js';
 import { timestamp } from '../../../../shared/ports/clock.js';
-import { isWorkloadCluster, WORKLOAD_CLUSTER_PORT } from '../../../../shared/ports/workload-cluster.js';
-import { InMemoryWorkloadCluster } from '../../../../shared/workload-cluster/in-memory-workload-cluster.js';
+import { workloadClusterOf } from '../../engine/providers/workload-cluster-port.js';
 import { ensureClusterNameLabel } from '../../engine/references/cluster-name-label.js';
 import type { PhaseResult, ReconcileContext, ReconcilerDefinition, StatusUpdate } from '../../engine/skeleton/types.js';
 import { evaluateTarget } from './health-rules.js';
@@ -26,8 +25,7 @@ export async function evaluateTargetsPhase(s: MachineHealthCheckScope): Promise<
   }
   const namespace = s.object.metadata.namespace;
   const cluster = await s.ctx.store.get({ group: CORE_GROUP, kind: 'Cluster', namespace, name: s.mhc.spec.clusterName });
-  const candidate = s.ctx.providers?.[WORKLOAD_CLUSTER_PORT];
-  const workload = isWorkloadCluster(candidate) ? candidate : new InMemoryWorkloadCluster(s.ctx.store);
+  const workload = workloadClusterOf(s.ctx);
   const checks = healthChecksOf(s.mhc);
   const now = s.ctx.clock.now();
   for (const machine of await targetMachines(s.ctx.store, s.mhc, namespace)) {
