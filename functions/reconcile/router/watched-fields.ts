@@ -3,12 +3,13 @@ import { deepEqual, valueAt } from '../../../shared/contracts/json.js';
 import type { StoredObject } from '../../../shared/contracts/object.js';
 import type { ObjectChange } from '../../../shared/ports/object-store.js';
 import type { Watch } from '../engine/skeleton/types.js';
-import { conditionOfPath } from '../engine/skeleton/watch-fields.js';
+import { conditionOfPath, EVERY_CONDITION } from '../engine/skeleton/watch-fields.js';
 
 /**
  * A watch with `on` passes only those change types; one with `changes` passes a MODIFY only when
  * one of its field paths differs; a condition path (`conditionPath`) compares that condition's
- * status, or whether it has the reason the path names.
+ * status, or whether it has the reason the path names; `EVERY_CONDITION_STATUS` compares the
+ * status of every condition.
  */
 export function watchedFieldsChanged(watch: Watch, change: ObjectChange): boolean {
   if (watch.on && !watch.on.includes(change.type)) return false;
@@ -23,8 +24,14 @@ function fieldChanged(path: string, before: StoredObject | undefined, after: Sto
   return !deepEqual(valueAt(before, ...segments), valueAt(after, ...segments));
 }
 
-/** What a condition path compares: the condition's status, or whether it has the named reason. */
+/** What a condition path compares: the condition's status, whether it has the named reason, or every condition's status. */
 function conditionGist(object: StoredObject | undefined, path: { type: string; reason?: string }): string | boolean | undefined {
+  if (path.type === EVERY_CONDITION) {
+    return conditionsOf(object?.status)
+      .map((c) => `${c.type}=${c.status}`)
+      .sort()
+      .join(',');
+  }
   const condition = findCondition(conditionsOf(object?.status), path.type);
   return path.reason === undefined ? condition?.status : condition?.reason === path.reason;
 }

@@ -9,6 +9,7 @@ import { CORE_GROUP } from '../../../../shared/contracts/providers/builtin-provi
 import { machineHealthCheckSchema } from '../../../../shared/contracts/schemas/core/machine-health-check.js';
 import { timestamp } from '../../../../shared/ports/clock.js';
 import { workloadClusterOf } from '../../engine/providers/workload-cluster-port.js';
+import { EVERY_CONDITION_STATUS } from '../../engine/skeleton/watch-fields.js';
 import { ensureClusterNameLabel } from '../../engine/references/cluster-name-label.js';
 import type { PhaseResult, ReconcileContext, ReconcilerDefinition, StatusUpdate } from '../../engine/skeleton/types.js';
 import { evaluateTarget } from './health-rules.js';
@@ -73,12 +74,14 @@ function computeStatus(s: MachineHealthCheckScope): StatusUpdate {
 export const machineHealthCheckReconciler: ReconcilerDefinition<MachineHealthCheckScope> = {
   kind: { group: CORE_GROUP, kind: 'MachineHealthCheck' },
   // Machines of the same cluster, when what the rules read changes (a Node's health reaches the
-  // Machine as its NodeHealthy condition).
+  // Machine as its NodeHealthy condition). The rules read a condition's status and how long it
+  // has held it, never its reason or message: a Machine's many reason-only writes while it comes
+  // up do not wake its health checks.
   watches: [
     {
       kind: { group: CORE_GROUP, kind: 'Machine' },
       by: 'clusterLabel',
-      changes: ['status.conditions', 'status.nodeRef', 'spec.providerID', 'metadata.labels', 'metadata.annotations', 'metadata.deletionTimestamp'],
+      changes: [EVERY_CONDITION_STATUS, 'status.nodeRef', 'spec.providerID', 'metadata.labels', 'metadata.annotations', 'metadata.deletionTimestamp'],
     },
   ],
   createScope: (ctx: ReconcileContext, object: StoredObject) => {

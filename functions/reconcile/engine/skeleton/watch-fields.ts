@@ -13,7 +13,18 @@ export const EVERYTHING_BUT_FINALIZERS: readonly string[] = [
   'metadata.ownerReferences',
 ];
 
-const CONDITION_PATH = /^status\.conditions\[([A-Za-z0-9]+)(?:=([A-Za-z0-9]+))?\]$/;
+const CONDITION_PATH = /^status\.conditions\[(\*|[A-Za-z0-9]+)(?:=([A-Za-z0-9]+))?\]$/;
+
+/** The condition type of a path that compares the status of every condition. */
+export const EVERY_CONDITION = '*';
+
+/**
+ * A `changes` path for a watcher that reads conditions it cannot name in advance (a
+ * MachineHealthCheck's rules name the user's own types) but only their status and transition
+ * time: it passes when any condition appears, goes, or changes status. A new reason or message
+ * alone does not pass (the transition time moves only with the status).
+ */
+export const EVERY_CONDITION_STATUS = `status.conditions[${EVERY_CONDITION}]`;
 
 /**
  * A `changes` path naming one condition by type, for a watcher that reads a few conditions of
@@ -30,5 +41,6 @@ export function conditionPath(type: string, reason?: string): string {
 export function conditionOfPath(path: string): { type: string; reason?: string } | undefined {
   const match = CONDITION_PATH.exec(path);
   if (!match?.[1]) return undefined;
+  if (match[1] === EVERY_CONDITION && match[2] !== undefined) return undefined;
   return match[2] === undefined ? { type: match[1] } : { type: match[1], reason: match[2] };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { watchedFieldsChanged } from '../../../../functions/reconcile/router/watched-fields.js';
 import type { Watch } from '../../../../functions/reconcile/engine/skeleton/types.js';
-import { conditionOfPath, conditionPath } from '../../../../functions/reconcile/engine/skeleton/watch-fields.js';
+import { conditionOfPath, conditionPath, EVERY_CONDITION_STATUS } from '../../../../functions/reconcile/engine/skeleton/watch-fields.js';
 import type { ObjectChange } from '../../../../shared/ports/object-store.js';
 import type { StoredObject } from '../../../../shared/contracts/object.js';
 
@@ -65,6 +65,12 @@ describe('condition paths in `changes`', () => {
     ['a condition with the named reason appeared', conditionPath('Ready', 'Gone'), modify(withConditions(), withConditions(['Ready', 'False', 'Gone'])), true],
     ['one other reason became another', conditionPath('Ready', 'Gone'), modify(withConditions(['Ready', 'False', 'A']), withConditions(['Ready', 'False', 'B'])), false],
     ['the status changed, the named reason not held', conditionPath('Ready', 'Gone'), modify(withConditions(['Ready', 'False', 'A']), withConditions(['Ready', 'True', 'B'])), false],
+    ['every condition: one changed status', EVERY_CONDITION_STATUS, modify(withConditions(['Ready', 'True', 'A'], ['Other', 'False', 'A']), withConditions(['Ready', 'True', 'A'], ['Other', 'True', 'A'])), true],
+    ['every condition: one appeared', EVERY_CONDITION_STATUS, modify(withConditions(['Ready', 'True', 'A']), withConditions(['Ready', 'True', 'A'], ['Custom', 'False', 'A'])), true],
+    ['every condition: one went', EVERY_CONDITION_STATUS, modify(withConditions(['Ready', 'True', 'A'], ['Custom', 'False', 'A']), withConditions(['Ready', 'True', 'A'])), true],
+    ['every condition: the first appeared', EVERY_CONDITION_STATUS, modify(machine({}), withConditions(['Ready', 'False', 'A'])), true],
+    ['every condition: only reasons and messages changed', EVERY_CONDITION_STATUS, modify(withConditions(['Ready', 'False', 'A', 'x'], ['Other', 'True', 'A']), withConditions(['Ready', 'False', 'B', 'y'], ['Other', 'True', 'C'])), false],
+    ['every condition: the same ones in another order', EVERY_CONDITION_STATUS, modify(withConditions(['Ready', 'True', 'A'], ['Other', 'False', 'A']), withConditions(['Other', 'False', 'A'], ['Ready', 'True', 'A'])), false],
   ])('%s: %s → %s', (_name, path, change, expected) => {
     expect(watchedFieldsChanged(watching(path), change)).toBe(expected);
   });
@@ -72,6 +78,8 @@ describe('condition paths in `changes`', () => {
   it.each([
     [conditionPath('Ready'), { type: 'Ready' }],
     [conditionPath('Ready', 'Gone'), { type: 'Ready', reason: 'Gone' }],
+    [EVERY_CONDITION_STATUS, { type: '*' }],
+    ['status.conditions[*=Gone]', undefined],
     ['status.conditions', undefined],
     ['status.conditions[]', undefined],
     ['status.conditions[Ready', undefined],

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { builtinProviderRegistry } from '../../../../functions/reconcile/engine/providers/builtin.js';
+import { ReconcilerRegistry } from '../../../../functions/reconcile/engine/registry.js';
+import { routeChange } from '../../../../functions/reconcile/router/route-change.js';
+import { keyString, type StoredObject } from '../../../../shared/contracts/object.js';
+import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
+
+/**
+ * Which writes of a Machine wake the MachineHealthChecks of its cluster, through the built-in
+ * registry: what the health rules read (any condition's status and how long it has held, the
+ * nodeRef, the providerID, labels for the selector, the remediation annotations, deletion) does;
+ * a condition's reason or message alone does not.
+ */
+const CORE = 'cluster.x-k8s.io';
+const T = '2026-01-01T00:00:00Z';
+const LATER = '2026-01-01T00:05:00Z';
+const registry = new ReconcilerRegistry(builtinProviderRegistry().reconcilers());
+const mhcKey = keyString({ group: CORE, kind: 'MachineHealthCheck', namespace: 'ns', name: 'mhc' });
+
+type Condition = { type: string; status: string; reason: string; message?: string; lastTransitionTime?: string };
+const condition = (type: string, status: string, reason: string, more: Partial<Condition> = {}): Condition => ({ type, status, reason, ...more });
+
+function machine(edit: { conditions?: Condition[]; status?: Record<string, unknown>; spec?: Record<string, unknown>; metadata?: Partial<StoredObject['metadata']> } = {}): StoredObject {
+  return {
+    apiVersion: `${CORE}/v1beta2`,
+    kind: 'Machine',
+    metadata: { name: 'm', namespace: 'ns', uid: 'm-uid', resourceVersion: '1', generation: 1, creationTimestamp: T, labels: { [`${CORE}/cluster-name`]: 'c1' }, ...edit.metadata },
+    spec: { clusterName: 'c1', ...edit.spec },
+    status: { ...edit.status, conditions: (edit.conditions ?? []).map((c) => ({ lastTransitionTime: T, ...c })) },
+  };
+}
+
+const comingUp = [
+  condition('Ready', 'False', 'NotReady'),
+  condition('BootstrapConfigReady', 'False', 'DataSecretNotCreated'),
+  condition('NodeHealthy', 'Unknown', 'ClusterDoesNotExist'),
+];
+const replace = (c: Condition) => [...comingUp.filter((p) => p.type !== c.type), c];
+
+async function storeWithHealthCheck(): Promise<MemoryObjectStore> {
+  const store = new MemoryObjectStore();
+  await store.create({
+    apiVersion: `${CORE}/v1beta2`,
+    kind: 'MachineHealthCheck',
+    metadata: { name: 'mhc', namespace: 'ns', labels: { [`${CORE}/cluster-name`]: 'c1' } },
+    spec: { clusterName: 'c1', selector: {} },
+  });
+  return store;
+}
+
+describe('a MachineHealthCheck is woken by the Machine changes its rules read, not by their wording', () => {
+  it.each<[string, StoredObject, boolean]>([
+    ['a reason of BootstrapConfigReady (the bootstrap config progressing)', machine({ conditions: replace(condition('BootstrapConfigReady', 'False', 'WaitingForCluster')) }), false],
+    ['a reason of NodeHealthy', machine({ conditions: replace(condition('NodeHealthy', 'Unknown', 'WaitingForProviderID')) }), false],
+    ['the message of Ready', machine({ conditions: replace(condition('Ready', 'False', 'NotReady', { message: 'waiting for the node' })) }), false],
+    ['its phase', machine({ conditions: comingUp, status: { phase: 'Provisioned' } }), false],
+    ['Ready turning True', machine({ conditions: replace(condition('Ready', 'True', 'Ready', { lastTransitionTime: LATER })) }), true],
+    ['NodeHealthy turning False (the Node went NotReady)', machine({ conditions: replace(condition('NodeHealthy', 'False', 'NodeNotReady', { lastTransitionTime: LATER })) }), true],
+    ["a condition of the user's own appearing", machine({ conditions: [...comingUp, condition('NetworkReady', 'False', 'Flapping')] }), true],
+    ['a condition going (Ready removed)', machine({ conditions: comingUp.slice(1) }), true],
+    ['its nodeRef', machine({ conditions: comingUp, status: { nodeRef: { name: 'n1' } } }), true],
+    ['its providerID', machine({ conditions: comingUp, spec: { providerID: 'in-memory://ns/m' } }), true],
+    ['a label (the selector)', machine({ conditions: comingUp, metadata: { labels: { [`${CORE}/cluster-name`]: 'c1', pool: 'a' } } }), true],
+    ['the remediate-machine annotation', machine({ conditions: comingUp, metadata: { annotations: { [`${CORE}/remediate-machine`]: '' } } }), true],
+    ['its deletion', machine({ conditions: comingUp, metadata: { deletionTimestamp: T } }), true],
+  ])('%s → %s', async (_name, after, woken) => {
+    const change = { type: 'MODIFY' as const, oldObject: machine({ conditions: comingUp }), newObject: after };
+    const keys = (await routeChange(change, registry, await storeWithHealthCheck())).map(keyString);
+    expect(keys.includes(mhcKey)).toBe(woken);
+  });
+});
