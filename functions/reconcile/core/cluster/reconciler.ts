@@ -22,6 +22,30 @@ import { EVERYTHING_BUT_FINALIZERS } from '../../engine/skeleton/watch-fields.js
 
 export const CLUSTER_FINALIZER = 'cluster.cluster.x-k8s.io';
 
+/** What a Cluster reads of an object: everything it is told except its status and finalizers. */
+const METADATA_AND_SPEC = EVERYTHING_BUT_FINALIZERS.filter((path) => path !== 'status');
+
+/**
+ * What a Cluster reads of a MachineSet: its spec (desired replicas, the templates a topology keeps
+ * while it rolls away from them), its metadata, and its replica counters, which the MachineSet
+ * counts over its Machines exactly as the Cluster counts its workers (countMachines): they move
+ * when a counted Machine does. Its conditions and other status do not, and are not read.
+ */
+export const MACHINE_SET_CHANGES_A_CLUSTER_READS: readonly string[] = [
+  ...METADATA_AND_SPEC,
+  'status.replicas',
+  'status.readyReplicas',
+  'status.availableReplicas',
+  'status.upToDateReplicas',
+];
+
+/**
+ * What a Cluster reads of a MachineDeployment: its spec (desired replicas, the version a topology
+ * upgrade sequences) and metadata. Its status sums its MachineSets' counters, which wake the
+ * Cluster themselves, and is not read.
+ */
+export const MACHINE_DEPLOYMENT_CHANGES_A_CLUSTER_READS: readonly string[] = METADATA_AND_SPEC;
+
 export const clusterReconciler: ReconcilerDefinition<ClusterScope> = {
   kind: { group: CORE_GROUP, kind: 'Cluster' },
   finalizer: CLUSTER_FINALIZER,
@@ -30,8 +54,8 @@ export const clusterReconciler: ReconcilerDefinition<ClusterScope> = {
     // Standalone Machines name the Cluster as owner; MachineSet-owned ones reach it through the
     // MachineSet/MachineDeployment status they change (a clusterLabel watch would fire on every Machine write).
     { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'owner' },
-    { kind: { group: CORE_GROUP, kind: 'MachineSet' }, by: 'clusterLabel', changes: EVERYTHING_BUT_FINALIZERS },
-    { kind: { group: CORE_GROUP, kind: 'MachineDeployment' }, by: 'clusterLabel', changes: EVERYTHING_BUT_FINALIZERS },
+    { kind: { group: CORE_GROUP, kind: 'MachineSet' }, by: 'clusterLabel', changes: MACHINE_SET_CHANGES_A_CLUSTER_READS },
+    { kind: { group: CORE_GROUP, kind: 'MachineDeployment' }, by: 'clusterLabel', changes: MACHINE_DEPLOYMENT_CHANGES_A_CLUSTER_READS },
     // A deleting Cluster waits for its worker Machines (owned by MachineSets, garbage-collected
     // after them) to be gone: their removals wake it (deleteWorkersPhase), nothing else of theirs does.
     { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'clusterLabel', on: ['REMOVE'] },

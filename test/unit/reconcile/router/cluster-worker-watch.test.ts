@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { builtinProviderRegistry } from '../../../../functions/reconcile/engine/providers/builtin.js';
+import { ReconcilerRegistry } from '../../../../functions/reconcile/engine/registry.js';
+import { routeChange } from '../../../../functions/reconcile/router/route-change.js';
+import { keyString, type StoredObject } from '../../../../shared/contracts/object.js';
+import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
+
+/**
+ * Which writes of a MachineSet or MachineDeployment wake their Cluster, through the built-in
+ * registry: what the Cluster reads (spec, metadata, a MachineSet's replica counters, which move
+ * with the Machines it counts) does; conditions and a MachineDeployment's status (the sum of its
+ * MachineSets') do not.
+ */
+const CORE = 'cluster.x-k8s.io';
+const T = '2026-01-01T00:00:00Z';
+const registry = new ReconcilerRegistry(builtinProviderRegistry().reconcilers());
+const clusterKey = keyString({ group: CORE, kind: 'Cluster', namespace: 'ns', name: 'c1' });
+
+const counters = { replicas: 3, readyReplicas: 1, availableReplicas: 1, upToDateReplicas: 3 };
+const conditions = [{ type: 'MachinesReady', status: 'False', reason: 'NotReady', message: '1 of 3 Machines ready', lastTransitionTime: T }];
+
+function worker(kind: 'MachineSet' | 'MachineDeployment', edit: { spec?: Record<string, unknown>; status?: Record<string, unknown>; metadata?: Partial<StoredObject['metadata']> } = {}): StoredObject {
+  return {
+    apiVersion: `${CORE}/v1beta2`,
+    kind,
+    metadata: { name: 'w', namespace: 'ns', uid: 'w-uid', resourceVersion: '1', generation: 1, creationTimestamp: T, labels: { [`${CORE}/cluster-name`]: 'c1' }, ...edit.metadata },
+    spec: { clusterName: 'c1', replicas: 3, ...edit.spec },
+    status: { selector: 'a=b', observedGeneration: 1, ...counters, conditions, ...edit.status },
+  };
+}
+
+const conditionsNow = (message: string) => [{ ...conditions[0], message }];
+
+describe("a Cluster is woken by the MachineSet and MachineDeployment changes it reads", () => {
+  it.each<[string, 'MachineSet' | 'MachineDeployment', StoredObject, boolean]>([
+    ['a MachineSet counting one more Machine ready', 'MachineSet', worker('MachineSet', { status: { readyReplicas: 2 } }), true],
+    ['a MachineSet counting one Machine fewer (one deleting)', 'MachineSet', worker('MachineSet', { status: { replicas: 2 } }), true],
+    ['a MachineSet counting one more Machine available', 'MachineSet', worker('MachineSet', { status: { availableReplicas: 2 } }), true],
+    ['a MachineSet counting one Machine fewer up to date', 'MachineSet', worker('MachineSet', { status: { upToDateReplicas: 2 } }), true],
+    ['a MachineSet scaled', 'MachineSet', worker('MachineSet', { spec: { replicas: 4 } }), true],
+    ['a MachineSet deleting', 'MachineSet', worker('MachineSet', { metadata: { deletionTimestamp: T } }), true],
+    ['a MachineSet losing its MachineDeployment owner', 'MachineSet', worker('MachineSet', { metadata: { ownerReferences: [] } }), true],
+    ["a MachineSet's condition message", 'MachineSet', worker('MachineSet', { status: { conditions: conditionsNow('2 of 3 Machines ready') } }), false],
+    ["a MachineSet's observedGeneration", 'MachineSet', worker('MachineSet', { status: { observedGeneration: 2 } }), false],
+    ['a MachineDeployment scaled', 'MachineDeployment', worker('MachineDeployment', { spec: { replicas: 4 } }), true],
+    ["a MachineDeployment's template version (a topology upgrade)", 'MachineDeployment', worker('MachineDeployment', { spec: { template: { spec: { version: 'v1.31.0' } } } }), true],
+    ['a MachineDeployment annotated to defer its upgrade', 'MachineDeployment', worker('MachineDeployment', { metadata: { annotations: { 'topology.cluster.x-k8s.io/defer-upgrade': '' } } }), true],
+    ['a MachineDeployment deleting', 'MachineDeployment', worker('MachineDeployment', { metadata: { deletionTimestamp: T } }), true],
+    ["a MachineDeployment's counters (its MachineSets' sum)", 'MachineDeployment', worker('MachineDeployment', { status: { readyReplicas: 2, availableReplicas: 2 } }), false],
+    ["a MachineDeployment's conditions", 'MachineDeployment', worker('MachineDeployment', { status: { conditions: conditionsNow('rolling out') } }), false],
+    ['a finalizer', 'MachineDeployment', worker('MachineDeployment', { metadata: { finalizers: ['cluster.x-k8s.io/machinedeployment'] } }), false],
+  ])('%s → %s', async (_name, kind, after, woken) => {
+    const keys = (await routeChange({ type: 'MODIFY', oldObject: worker(kind), newObject: after }, registry, new MemoryObjectStore())).map(keyString);
+    expect(keys.includes(clusterKey)).toBe(woken);
+  });
+
+  it.each(['MachineSet', 'MachineDeployment'] as const)('a new or removed %s wakes it', async (kind) => {
+    for (const change of [{ type: 'INSERT' as const, newObject: worker(kind) }, { type: 'REMOVE' as const, oldObject: worker(kind) }]) {
+      expect((await routeChange(change, registry, new MemoryObjectStore())).map(keyString)).toContain(clusterKey);
+    }
+  });
+});
