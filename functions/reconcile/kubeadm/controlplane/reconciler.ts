@@ -12,16 +12,40 @@ import {
   resolveCluster,
 } from './phases.js';
 import { remediateControlPlane } from './remediation.js';
+import { conditionPath } from '../../engine/skeleton/watch-fields.js';
+import { CONDITION_NODE_HEALTHY } from '../../core/machine/status.js';
+import { CONDITION_HEALTH_CHECK_SUCCEEDED, CONDITION_OWNER_REMEDIATED } from '../../core/machinehealthcheck/well-known.js';
 import { type KcpScope, createKcpScope } from './scope.js';
 import { kcpStatus } from './status.js';
 
 export const KCP_FINALIZER = 'kubeadm.controlplane.cluster.x-k8s.io';
 
+/**
+ * What a KubeadmControlPlane reads of its Machines (machine-facts.ts, remediation.ts,
+ * orphaned-parts.ts): the spec it compares with its own (version, failure domain, the parts it
+ * named), whether the node joined (nodeRef, phase), the health and remediation marks by status,
+ * and metadata. Not a Machine's progress through its other conditions' reasons, its providerID or
+ * its bootstrap data secret.
+ */
+export const MACHINE_CHANGES_A_CONTROL_PLANE_READS: readonly string[] = [
+  'spec.version',
+  'spec.failureDomain',
+  'spec.infrastructureRef',
+  'spec.bootstrap.configRef',
+  'status.nodeRef',
+  'status.phase',
+  ...[CONDITION_HEALTH_CHECK_SUCCEEDED, CONDITION_NODE_HEALTHY, CONDITION_OWNER_REMEDIATED].map((type) => conditionPath(type)),
+  'metadata.labels',
+  'metadata.annotations',
+  'metadata.ownerReferences',
+  'metadata.deletionTimestamp',
+];
+
 export const kubeadmControlPlaneReconciler: ReconcilerDefinition<KcpScope> = {
   kind: { group: CONTROL_PLANE_GROUP, kind: 'KubeadmControlPlane' },
   finalizer: KCP_FINALIZER,
   watches: [
-    { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'owner' },
+    { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'owner', changes: MACHINE_CHANGES_A_CONTROL_PLANE_READS },
     // What a control plane reads of its Cluster: spec (endpoint, paused), infrastructure and
     // control-plane initialization, failure domains, deletion. Not the counters and conditions
     // the Cluster writes after every Machine and control-plane change.

@@ -32,24 +32,24 @@ function worker(kind: 'MachineSet' | 'MachineDeployment', edit: { spec?: Record<
 const conditionsNow = (message: string) => [{ ...conditions[0], message }];
 
 describe("a Cluster is woken by the MachineSet and MachineDeployment changes it reads", () => {
-  it.each<[string, 'MachineSet' | 'MachineDeployment', StoredObject, boolean]>([
-    ['a MachineSet counting one more Machine ready', 'MachineSet', worker('MachineSet', { status: { readyReplicas: 2 } }), true],
-    ['a MachineSet counting one Machine fewer (one deleting)', 'MachineSet', worker('MachineSet', { status: { replicas: 2 } }), true],
-    ['a MachineSet counting one more Machine available', 'MachineSet', worker('MachineSet', { status: { availableReplicas: 2 } }), true],
-    ['a MachineSet counting one Machine fewer up to date', 'MachineSet', worker('MachineSet', { status: { upToDateReplicas: 2 } }), true],
-    ['a MachineSet scaled', 'MachineSet', worker('MachineSet', { spec: { replicas: 4 } }), true],
-    ['a MachineSet deleting', 'MachineSet', worker('MachineSet', { metadata: { deletionTimestamp: T } }), true],
-    ['a MachineSet losing its MachineDeployment owner', 'MachineSet', worker('MachineSet', { metadata: { ownerReferences: [] } }), true],
-    ["a MachineSet's condition message", 'MachineSet', worker('MachineSet', { status: { conditions: conditionsNow('2 of 3 Machines ready') } }), false],
-    ["a MachineSet's observedGeneration", 'MachineSet', worker('MachineSet', { status: { observedGeneration: 2 } }), false],
-    ['a MachineDeployment scaled', 'MachineDeployment', worker('MachineDeployment', { spec: { replicas: 4 } }), true],
-    ["a MachineDeployment's template version (a topology upgrade)", 'MachineDeployment', worker('MachineDeployment', { spec: { template: { spec: { version: 'v1.31.0' } } } }), true],
-    ['a MachineDeployment annotated to defer its upgrade', 'MachineDeployment', worker('MachineDeployment', { metadata: { annotations: { 'topology.cluster.x-k8s.io/defer-upgrade': '' } } }), true],
-    ['a MachineDeployment deleting', 'MachineDeployment', worker('MachineDeployment', { metadata: { deletionTimestamp: T } }), true],
-    ["a MachineDeployment's counters (its MachineSets' sum)", 'MachineDeployment', worker('MachineDeployment', { status: { readyReplicas: 2, availableReplicas: 2 } }), false],
-    ["a MachineDeployment's conditions", 'MachineDeployment', worker('MachineDeployment', { status: { conditions: conditionsNow('rolling out') } }), false],
-    ['a finalizer', 'MachineDeployment', worker('MachineDeployment', { metadata: { finalizers: ['cluster.x-k8s.io/machinedeployment'] } }), false],
-  ])('%s → %s', async (_name, kind, after, woken) => {
+  it.each<[string, boolean, 'MachineSet' | 'MachineDeployment', StoredObject]>([
+    ['a MachineSet counting one more Machine ready', true, 'MachineSet', worker('MachineSet', { status: { readyReplicas: 2 } })],
+    ['a MachineSet counting one Machine fewer (one deleting)', true, 'MachineSet', worker('MachineSet', { status: { replicas: 2 } })],
+    ['a MachineSet counting one more Machine available', true, 'MachineSet', worker('MachineSet', { status: { availableReplicas: 2 } })],
+    ['a MachineSet counting one Machine fewer up to date', true, 'MachineSet', worker('MachineSet', { status: { upToDateReplicas: 2 } })],
+    ['a MachineSet scaled', true, 'MachineSet', worker('MachineSet', { spec: { replicas: 4 } })],
+    ['a MachineSet deleting', true, 'MachineSet', worker('MachineSet', { metadata: { deletionTimestamp: T } })],
+    ['a MachineSet losing its MachineDeployment owner', true, 'MachineSet', worker('MachineSet', { metadata: { ownerReferences: [] } })],
+    ["a MachineSet's condition message", false, 'MachineSet', worker('MachineSet', { status: { conditions: conditionsNow('2 of 3 Machines ready') } })],
+    ["a MachineSet's observedGeneration", false, 'MachineSet', worker('MachineSet', { status: { observedGeneration: 2 } })],
+    ['a MachineDeployment scaled', true, 'MachineDeployment', worker('MachineDeployment', { spec: { replicas: 4 } })],
+    ["a MachineDeployment's template version (a topology upgrade)", true, 'MachineDeployment', worker('MachineDeployment', { spec: { template: { spec: { version: 'v1.31.0' } } } })],
+    ['a MachineDeployment annotated to defer its upgrade', true, 'MachineDeployment', worker('MachineDeployment', { metadata: { annotations: { 'topology.cluster.x-k8s.io/defer-upgrade': '' } } })],
+    ['a MachineDeployment deleting', true, 'MachineDeployment', worker('MachineDeployment', { metadata: { deletionTimestamp: T } })],
+    ["a MachineDeployment's counters (its MachineSets' sum)", false, 'MachineDeployment', worker('MachineDeployment', { status: { readyReplicas: 2, availableReplicas: 2 } })],
+    ["a MachineDeployment's conditions", false, 'MachineDeployment', worker('MachineDeployment', { status: { conditions: conditionsNow('rolling out') } })],
+    ['a finalizer', false, 'MachineDeployment', worker('MachineDeployment', { metadata: { finalizers: ['cluster.x-k8s.io/machinedeployment'] } })],
+  ])('%s → woken: %s', async (_name, woken, kind, after) => {
     const keys = (await routeChange({ type: 'MODIFY', oldObject: worker(kind), newObject: after }, registry, new MemoryObjectStore())).map(keyString);
     expect(keys.includes(clusterKey)).toBe(woken);
   });

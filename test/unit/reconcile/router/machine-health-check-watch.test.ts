@@ -49,21 +49,21 @@ async function storeWithHealthCheck(): Promise<MemoryObjectStore> {
 }
 
 describe('a MachineHealthCheck is woken by the Machine changes its rules read, not by their wording', () => {
-  it.each<[string, StoredObject, boolean]>([
-    ['a reason of BootstrapConfigReady (the bootstrap config progressing)', machine({ conditions: replace(condition('BootstrapConfigReady', 'False', 'WaitingForCluster')) }), false],
-    ['a reason of NodeHealthy', machine({ conditions: replace(condition('NodeHealthy', 'Unknown', 'WaitingForProviderID')) }), false],
-    ['the message of Ready', machine({ conditions: replace(condition('Ready', 'False', 'NotReady', { message: 'waiting for the node' })) }), false],
-    ['its phase', machine({ conditions: comingUp, status: { phase: 'Provisioned' } }), false],
-    ['Ready turning True', machine({ conditions: replace(condition('Ready', 'True', 'Ready', { lastTransitionTime: LATER })) }), true],
-    ['NodeHealthy turning False (the Node went NotReady)', machine({ conditions: replace(condition('NodeHealthy', 'False', 'NodeNotReady', { lastTransitionTime: LATER })) }), true],
-    ["a condition of the user's own appearing", machine({ conditions: [...comingUp, condition('NetworkReady', 'False', 'Flapping')] }), true],
-    ['a condition going (Ready removed)', machine({ conditions: comingUp.slice(1) }), true],
-    ['its nodeRef', machine({ conditions: comingUp, status: { nodeRef: { name: 'n1' } } }), true],
-    ['its providerID', machine({ conditions: comingUp, spec: { providerID: 'in-memory://ns/m' } }), true],
-    ['a label (the selector)', machine({ conditions: comingUp, metadata: { labels: { [`${CORE}/cluster-name`]: 'c1', pool: 'a' } } }), true],
-    ['the remediate-machine annotation', machine({ conditions: comingUp, metadata: { annotations: { [`${CORE}/remediate-machine`]: '' } } }), true],
-    ['its deletion', machine({ conditions: comingUp, metadata: { deletionTimestamp: T } }), true],
-  ])('%s → %s', async (_name, after, woken) => {
+  it.each<[string, boolean, StoredObject]>([
+    ['a reason of BootstrapConfigReady (the bootstrap config progressing)', false, machine({ conditions: replace(condition('BootstrapConfigReady', 'False', 'WaitingForCluster')) })],
+    ['a reason of NodeHealthy', false, machine({ conditions: replace(condition('NodeHealthy', 'Unknown', 'WaitingForProviderID')) })],
+    ['the message of Ready', false, machine({ conditions: replace(condition('Ready', 'False', 'NotReady', { message: 'waiting for the node' })) })],
+    ['its phase', false, machine({ conditions: comingUp, status: { phase: 'Provisioned' } })],
+    ['Ready turning True', true, machine({ conditions: replace(condition('Ready', 'True', 'Ready', { lastTransitionTime: LATER })) })],
+    ['NodeHealthy turning False (the Node went NotReady)', true, machine({ conditions: replace(condition('NodeHealthy', 'False', 'NodeNotReady', { lastTransitionTime: LATER })) })],
+    ["a condition of the user's own appearing", true, machine({ conditions: [...comingUp, condition('NetworkReady', 'False', 'Flapping')] })],
+    ['a condition going (Ready removed)', true, machine({ conditions: comingUp.slice(1) })],
+    ['its nodeRef', true, machine({ conditions: comingUp, status: { nodeRef: { name: 'n1' } } })],
+    ['its providerID', true, machine({ conditions: comingUp, spec: { providerID: 'in-memory://ns/m' } })],
+    ['a label (the selector)', true, machine({ conditions: comingUp, metadata: { labels: { [`${CORE}/cluster-name`]: 'c1', pool: 'a' } } })],
+    ['the remediate-machine annotation', true, machine({ conditions: comingUp, metadata: { annotations: { [`${CORE}/remediate-machine`]: '' } } })],
+    ['its deletion', true, machine({ conditions: comingUp, metadata: { deletionTimestamp: T } })],
+  ])('%s → woken: %s', async (_name, woken, after) => {
     const change = { type: 'MODIFY' as const, oldObject: machine({ conditions: comingUp }), newObject: after };
     const keys = (await routeChange(change, registry, await storeWithHealthCheck())).map(keyString);
     expect(keys.includes(mhcKey)).toBe(woken);
