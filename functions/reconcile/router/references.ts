@@ -3,16 +3,17 @@ import { type GroupKind, groupOf, type ObjectKey, type StoredObject } from '../.
 import type { ReferrerField } from '../engine/skeleton/types.js';
 
 /**
- * Does `referrer` point at `target` through `field`? Object references are
- * `{apiGroup | apiVersion, kind, name}` in the referrer's namespace; `spec.clusterName` names a
- * Cluster by name.
- */
-/**
  * Fields by which an object in any namespace names a cluster-scoped one (stored under
  * CLUSTER_SCOPE_NAMESPACE): their referrers are looked for in every namespace.
  */
 export const CROSS_NAMESPACE_REFERRER_FIELDS: ReadonlySet<ReferrerField> = new Set(['spec.patches.external.discoverVariablesExtension']);
 
+/**
+ * Does `referrer` point at `target` through `field`? Object references are
+ * `{apiGroup | apiVersion, kind, name}` in the referrer's namespace; `spec.clusterName` names a
+ * Cluster by name; a ClusterClass's `discoverVariablesExtension` names a handler of an
+ * ExtensionConfig in any namespace.
+ */
 export function refersTo(referrer: StoredObject, field: ReferrerField, target: StoredObject): boolean {
   if (field === 'spec.patches.external.discoverVariablesExtension') return discoversVariablesThrough(referrer, target);
   if (referrer.metadata.namespace !== target.metadata.namespace) return false;
