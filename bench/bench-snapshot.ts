@@ -16,6 +16,7 @@ export function delta(after: Snapshot, before: Snapshot): Snapshot {
     queue: {
       enqueued: after.queue.enqueued - before.queue.enqueued,
       coalesced: after.queue.coalesced - before.queue.coalesced,
+      alreadyRead: after.queue.alreadyRead - before.queue.alreadyRead,
       processed: after.queue.processed - before.queue.processed,
       failed: after.queue.failed - before.queue.failed,
       deadLettered: after.queue.deadLettered - before.queue.deadLettered,
@@ -28,7 +29,7 @@ export function delta(after: Snapshot, before: Snapshot): Snapshot {
 export function addSnapshots(a: Snapshot, b: Snapshot): Snapshot {
   const negated: Snapshot = {
     store: storeCountsDelta({ reads: 0, writes: 0, readUnits: 0, writeUnits: 0, readsByKind: {}, writesByKind: {} }, b.store),
-    queue: { enqueued: -b.queue.enqueued, coalesced: -b.queue.coalesced, processed: -b.queue.processed, failed: -b.queue.failed, deadLettered: -b.queue.deadLettered },
+    queue: { enqueued: -b.queue.enqueued, coalesced: -b.queue.coalesced, alreadyRead: -b.queue.alreadyRead, processed: -b.queue.processed, failed: -b.queue.failed, deadLettered: -b.queue.deadLettered },
     reconcileMs: -b.reconcileMs,
     apiRequests: -b.apiRequests,
   };

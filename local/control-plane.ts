@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { handleApiRequest } from '../functions/api/api.js';
 import { builtinExtensions } from '../functions/hooks/builtin-extensions.js';
@@ -20,7 +21,7 @@ import { createObjectTable, DEFAULT_TABLE_NAME, DynamoObjectStore } from '../sha
 import { BUILTIN_KINDS, KindRegistry } from '../shared/contracts/kinds.js';
 import { systemClock, type Clock } from '../shared/ports/clock.js';
 import { type Logger, silentLogger } from '../shared/ports/logger.js';
-import type { ChangeSource, ObjectStore } from '../shared/ports/object-store.js';
+import type { ChangeSource, ObjectChange, ObjectStore } from '../shared/ports/object-store.js';
 import type { AwsCloudFactory } from '../shared/ports/aws-cloud.js';
 import type { WorkloadCluster } from '../shared/ports/workload-cluster.js';
 import { InProcessWorkQueue } from '../shared/work/in-process-queue.js';
@@ -37,6 +38,7 @@ import { reconcilePorts } from './reconcile-ports.js';
 import { ReconcileDispatcher } from './workers/reconcile-dispatcher.js';
 import type { ReconcileWorkerData } from './workers/reconcile-worker.js';
 import { threadWorkers } from './workers/thread-worker.js';
+import { causeOf } from '../shared/work/read-versions.js';
 
 export interface ControlPlaneOptions {
   dataDir: string;
@@ -168,11 +170,13 @@ export async function startControlPlane(options: ControlPlaneOptions): Promise<C
 
   // Before anything writes: the log picks up its history and what the store changed unseen (ADR 0081).
   const log = await openChangeLog(options, store, kinds, clock);
-  const unsubscribe = store.onChange((change) => {
+  // Bound to this context, not the writer's: routing is the router's work (its own function on
+  // AWS), so what it reads is no reconcile's read.
+  const unsubscribe = store.onChange(AsyncResource.bind((change: ObjectChange) => {
     routeChange(change, registry, store)
-      .then((requests) => queue.enqueueMany(options.deliverRouted ? options.deliverRouted(requests) : requests))
+      .then((requests) => queue.enqueueMany(options.deliverRouted ? options.deliverRouted(requests) : requests, causeOf(change)))
       .catch((error: unknown) => logger.error('routing a change failed', { error: String(error) }));
-  });
+  }));
   queue.start();
   const resumed = await resyncAll(store, registry, queue);
   logger.info('resync at start', { objects: resumed });

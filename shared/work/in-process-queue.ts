@@ -1,8 +1,10 @@
 import { keyString } from '../contracts/object.js';
 import { type Clock, systemClock } from '../ports/clock.js';
 import { type Logger, silentLogger } from '../ports/logger.js';
-import type { EnqueueOptions, ReconcileRequest, WorkQueue } from '../ports/work-queue.js';
+import type { CausedEnqueueOptions, EnqueueOptions, ObjectVersion, ReconcileRequest, WorkQueue } from '../ports/work-queue.js';
+import { hasRead } from './read-versions.js';
 import type { RequestHandler, RequestOutcome } from './request-outcome.js';
+import { schedulePeriodicRun } from './periodic-run.js';
 import { systemTimers, type Timers } from './timers.js';
 import { ReadyByKind } from './ready-by-kind.js';
 import { emptyCounters, percentile, type WorkCounters } from './work-counters.js';
@@ -41,18 +43,23 @@ interface Pending {
   request: ReconcileRequest;
   /** epoch ms of the first enqueue this pending entry absorbed */
   since: number;
+  /** The versions whose changes asked for it; undefined once any enqueue without a cause did. */
+  causes: ObjectVersion[] | undefined;
 }
 
 interface Waiting {
   request: ReconcileRequest;
   dueAt: number;
   cancel: () => void;
+  /** When it was asked for, in the queue's own order of events (`moment`). */
+  askedAt: number;
 }
 
 /**
  * client-go's workqueue in one process: a FIFO of object keys with a dirty set (pending) and a
  * processing set. An object is never processed twice at once; enqueues while it is pending
- * coalesce; enqueues while it runs mark it dirty, so it runs at most once more afterwards.
+ * coalesce; enqueues while it runs mark it dirty, so it runs at most once more afterwards (not
+ * at all when every change that marked it made a version the run had read: ADR 0137).
  * Delayed requests wait in timers (any length); failures back off as processRequest decides.
  */
 export class InProcessWorkQueue implements WorkQueue {
@@ -64,12 +71,13 @@ export class InProcessWorkQueue implements WorkQueue {
   private readonly ready: ReadyByKind;
   private readonly waiting = new Map<string, Waiting>();
   private readonly failures = new Map<string, number>();
+  /** Counts the queue's events, to tell what was asked for before a run started. */
+  private moment = 0;
   private readonly inFlight = new Set<Promise<void>>();
   private idleWaiters: Array<() => void> = [];
   private running = false;
   private stopped = false;
   private cancelResync: (() => void) | undefined;
-  private resyncRunning = false;
   private readonly concurrency: number;
   private readonly clock: Clock;
   private readonly timers: Timers;
@@ -85,23 +93,24 @@ export class InProcessWorkQueue implements WorkQueue {
     this.logger = options.logger ?? silentLogger;
   }
 
-  async enqueue(request: ReconcileRequest, options: EnqueueOptions = {}): Promise<void> {
+  async enqueue(request: ReconcileRequest, options: EnqueueOptions & CausedEnqueueOptions = {}): Promise<void> {
     if (this.stopped) return;
     this.counters.enqueued++;
     const delayMs = Math.max(0, (options.delaySeconds ?? 0) * 1000);
     if (delayMs > 0) this.addAfter(request, delayMs);
-    else this.add(request);
+    else this.add(request, options.cause);
   }
 
-  async enqueueMany(requests: readonly ReconcileRequest[]): Promise<void> {
-    for (const request of requests) await this.enqueue(request);
+  async enqueueMany(requests: readonly ReconcileRequest[], options: CausedEnqueueOptions = {}): Promise<void> {
+    for (const request of requests) await this.enqueue(request, options);
   }
 
   /** Begins processing (and the resync timer, if configured). */
   start(): void {
     if (this.running || this.stopped) return;
     this.running = true;
-    this.scheduleResync();
+    const resync = this.options.resync;
+    if (resync) this.cancelResync = schedulePeriodicRun({ ...resync, active: () => this.running, timers: this.timers, logger: this.logger, name: 'resync' });
     this.pump();
   }
 
@@ -150,13 +159,16 @@ export class InProcessWorkQueue implements WorkQueue {
     return new Set([...this.pending.keys(), ...this.processing]).size;
   }
 
-  private add(request: ReconcileRequest): void {
+  private add(request: ReconcileRequest, cause?: ObjectVersion): void {
     const id = keyString(request);
-    if (this.pending.has(id)) {
+    const pending = this.pending.get(id);
+    if (pending) {
       this.counters.coalesced++;
+      if (cause && pending.causes) pending.causes.push(cause);
+      else pending.causes = undefined;
       return;
     }
-    this.pending.set(id, { request, since: this.clock.now().getTime() });
+    this.pending.set(id, { request, since: this.clock.now().getTime(), causes: cause ? [cause] : undefined });
     if (!this.processing.has(id)) this.ready.push(request, id);
     this.pump();
   }
@@ -177,7 +189,7 @@ export class InProcessWorkQueue implements WorkQueue {
       this.add(request);
       this.checkIdle();
     });
-    this.waiting.set(id, { request, dueAt, cancel });
+    this.waiting.set(id, { request, dueAt, cancel, askedAt: ++this.moment });
   }
 
   /** Starts work while there are free slots, the kinds in turn (ReadyByKind). */
@@ -209,6 +221,7 @@ export class InProcessWorkQueue implements WorkQueue {
 
   private async work(id: string, request: ReconcileRequest): Promise<void> {
     this.counters.processed++;
+    const startedAt = ++this.moment;
     let outcome: RequestOutcome;
     try {
       outcome = await this.options.handler(request, this.failures.get(id) ?? 0);
@@ -217,12 +230,43 @@ export class InProcessWorkQueue implements WorkQueue {
       this.logger.error('request handler threw; retrying', { key: id, error: message });
       outcome = { type: 'retry', afterSeconds: 1, error: message };
     }
-    if (!this.stopped) this.apply(id, request, outcome);
+    if (!this.stopped) {
+      this.dropRequeueAnsweredBy(id, startedAt, outcome);
+      this.apply(id, request, outcome);
+    }
+    this.dropWakesAlreadyRead(id, outcome);
     this.processing.delete(id);
     this.ready.finished(request);
     if (this.pending.has(id) && this.running) this.ready.push(request, id);
     this.pump();
     this.checkIdle();
+  }
+
+  /**
+   * A delayed run asked for before this run started (an earlier run's requeue or backoff) is
+   * answered by this run when it succeeded: its own outcome says again whether, and when, to look
+   * again (ADR 0137).
+   */
+  private dropRequeueAnsweredBy(id: string, startedAt: number, outcome: RequestOutcome): void {
+    if (outcome.type !== 'done' && outcome.type !== 'requeue') return;
+    const waiting = this.waiting.get(id);
+    if (!waiting || waiting.askedAt > startedAt) return;
+    waiting.cancel();
+    this.waiting.delete(id);
+  }
+
+  /**
+   * A rerun asked for only by changes whose versions the reconcile that just finished had read is
+   * dropped: it would read the same and decide the same (ADR 0137).
+   */
+  private dropWakesAlreadyRead(id: string, outcome: RequestOutcome): void {
+    const read = outcome.type === 'done' || outcome.type === 'requeue' ? outcome.read : undefined;
+    if (!read) return;
+    const pending = this.pending.get(id);
+    if (pending?.causes?.every((cause) => hasRead(read, cause))) {
+      this.pending.delete(id);
+      this.counters.alreadyRead++;
+    }
   }
 
   private apply(id: string, request: ReconcileRequest, outcome: RequestOutcome): void {
@@ -264,25 +308,5 @@ export class InProcessWorkQueue implements WorkQueue {
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
-  }
-
-  /** Fixed interval; a run still going when the next is due is not doubled. */
-  private scheduleResync(): void {
-    const resync = this.options.resync;
-    if (!resync || resync.intervalSeconds <= 0) return;
-    this.cancelResync = this.timers.schedule(resync.intervalSeconds * 1000, () => {
-      if (!this.running) return;
-      this.scheduleResync();
-      if (this.resyncRunning) return;
-      this.resyncRunning = true;
-      resync
-        .run()
-        .catch((error: unknown) =>
-          this.logger.error('resync failed', { error: error instanceof Error ? error.message : String(error) }),
-        )
-        .finally(() => {
-          this.resyncRunning = false;
-        });
-    });
   }
 }

@@ -1,11 +1,12 @@
 import type { ReconcileRequest } from '../ports/work-queue.js';
+import type { ReadVersions } from './read-versions.js';
 
 /** What the queue must do after one try of a request. Decided once, in processRequest. */
 export type RequestOutcome =
-  /** Reconciled; nothing more unless something changes. */
-  | { type: 'done' }
+  /** Reconciled; nothing more unless something changes. `read`: what it read (ReadVersions). */
+  | { type: 'done'; read?: ReadVersions }
   /** Reconciled; run again after this delay (any length). */
-  | { type: 'requeue'; afterSeconds: number }
+  | { type: 'requeue'; afterSeconds: number; read?: ReadVersions }
   /** Failed; try again after this backoff. */
   | { type: 'retry'; afterSeconds: number; error: string }
   /** Failed for the last allowed time; the object carries the failure condition. */

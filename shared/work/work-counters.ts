@@ -4,6 +4,8 @@ export interface WorkCounters {
   enqueued: number;
   /** enqueue calls absorbed by a request already pending for the same object. */
   coalesced: number;
+  /** change requests dropped because the object's reconcile had already read the changed version (ADR 0137). */
+  alreadyRead: number;
   /** reconcile tries started. */
   processed: number;
   /** tries that failed (transient, final or terminal). */
@@ -13,7 +15,7 @@ export interface WorkCounters {
 }
 
 export function emptyCounters(): WorkCounters {
-  return { enqueued: 0, coalesced: 0, processed: 0, failed: 0, deadLettered: 0 };
+  return { enqueued: 0, coalesced: 0, alreadyRead: 0, processed: 0, failed: 0, deadLettered: 0 };
 }
 
 /** Nearest-rank percentile of `samples` (p in 0..100); undefined when there are none. */

@@ -10,7 +10,7 @@ import { conditionsOf, findCondition } from '../../shared/contracts/conditions.j
 import { keyString } from '../../shared/contracts/object.js';
 import { TerminalError, TransientError } from '../../shared/errors/index.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
-import type { ReconcileRequest, WorkQueue } from '../../shared/ports/work-queue.js';
+import type { ObjectVersion, ReconcileRequest, WorkQueue } from '../../shared/ports/work-queue.js';
 import { gate, Probe, widget, widgetKey } from '../support/probe-reconciler.js';
 
 /** What the suite needs from one WorkQueue implementation, wired to processRequest. */
@@ -28,6 +28,11 @@ export interface WorkQueueHarness {
   until(predicate: () => boolean | Promise<boolean>): Promise<void>;
   /** Requests in the dead-letter place so far. */
   deadLetters(): Promise<ReconcileRequest[]>;
+  /**
+   * The queue drops a change's request when the object's running reconcile read the version the
+   * change made (ADR 0137). Queues that do not may run it again; none may drop any other request.
+   */
+  dropsChangesAlreadyRead?: boolean;
   close(): Promise<void>;
 }
 
@@ -105,6 +110,79 @@ export function describeWorkQueueConformance(
       await h.settle();
       expect(probe.runs('a')).toBe(2);
       expect(probe.maxConcurrentPerObject()).toBe(1);
+    });
+
+    /** Widget `b`'s version after a spec change, as a change's cause. */
+    const changeB = async (size: number): Promise<ObjectVersion> => {
+      const current = await h.store.get(widgetKey('b'));
+      if (!current) throw new Error('widget b is missing');
+      const changed = await h.store.update({ ...current, spec: { size } });
+      return { uid: changed.metadata.uid, resourceVersion: changed.metadata.resourceVersion };
+    };
+
+    /** Reads widget `b` through the run's store and writes it back with a label. */
+    const labelB = async (store: ObjectStore): Promise<void> => {
+      const b = await store.get(widgetKey('b'));
+      if (b) await store.update({ ...b, metadata: { ...b.metadata, labels: { touched: 'yes' } } });
+    };
+
+    /** Run 1 of `a` waits for the test between `before` and `after`; the test changes `b` meanwhile. */
+    const gatedFirstRun = (steps: { before?: (store: ObjectStore) => Promise<unknown>; after?: (store: ObjectStore) => Promise<unknown> }) => {
+      const entered = gate();
+      const release = gate();
+      probe.behaviour = async (_name, run, store) => {
+        if (run !== 1) return undefined;
+        await steps.before?.(store);
+        entered.open();
+        await release.promise;
+        await steps.after?.(store);
+        return undefined;
+      };
+      return { entered, release };
+    };
+
+    it.each([
+      ['it read before the change', { before: (store: ObjectStore) => store.get(widgetKey('b')) }],
+      ['it did not read', {}],
+      ['it read and then wrote', { after: (store: ObjectStore) => labelB(store) }],
+    ])('runs again after a change made during a run to an object %s', async (_label, steps) => {
+      await h.store.create(widget('a'));
+      await h.store.create(widget('b'));
+      const { entered, release } = gatedFirstRun(steps);
+      await h.start();
+      await h.queue.enqueue(widgetKey('a'));
+      await entered.promise;
+      await h.queue.enqueueMany([widgetKey('a')], { cause: await changeB(2) });
+      release.open();
+      await h.settle();
+      expect(probe.runs('a')).toBe(2);
+    });
+
+    it('does not run again for a change whose version the run read (where the queue remembers reads)', async () => {
+      await h.store.create(widget('a'));
+      await h.store.create(widget('b'));
+      const { entered, release } = gatedFirstRun({ after: (store) => store.get(widgetKey('b')) });
+      await h.start();
+      await h.queue.enqueue(widgetKey('a'));
+      await entered.promise;
+      await h.queue.enqueueMany([widgetKey('a')], { cause: await changeB(2) });
+      release.open();
+      await h.settle();
+      expect(probe.runs('a')).toBe(h.dropsChangesAlreadyRead ? 1 : 2);
+    });
+
+    it('runs again when one of the changes made during a run is to a version the run did not read', async () => {
+      await h.store.create(widget('a'));
+      await h.store.create(widget('b'));
+      const { entered, release } = gatedFirstRun({ after: (store) => store.get(widgetKey('b')) });
+      await h.start();
+      await h.queue.enqueue(widgetKey('a'));
+      await entered.promise;
+      await h.queue.enqueueMany([widgetKey('a')], { cause: await changeB(2) });
+      await h.queue.enqueueMany([widgetKey('a')], { cause: { uid: 'another-object', resourceVersion: '1' } });
+      release.open();
+      await h.settle();
+      expect(probe.runs('a')).toBe(2);
     });
 
     it('honours a requeueAfter longer than any transport delay', async () => {

@@ -1,5 +1,6 @@
 import { keyString, type ObjectKey, type StoredObject } from '../../shared/contracts/object.js';
 import type { AnyReconciler, PhaseResult, Scope } from '../../functions/reconcile/engine/skeleton/types.js';
+import type { ObjectStore } from '../../shared/ports/object-store.js';
 
 export const WIDGET = { group: 'test.capless.io', kind: 'Widget' } as const;
 export const WIDGET_API_VERSION = 'test.capless.io/v1';
@@ -12,8 +13,11 @@ export function widget(name: string, namespace = 'default') {
   return { apiVersion: WIDGET_API_VERSION, kind: WIDGET.kind, metadata: { name, namespace }, spec: { size: 1 } };
 }
 
-/** What a probe run does: return a phase result, or throw. `run` counts from 1 per object. */
-export type ProbeBehaviour = (name: string, run: number) => Promise<PhaseResult | undefined> | PhaseResult | undefined;
+/**
+ * What a probe run does: return a phase result, or throw. `run` counts from 1 per object; `store`
+ * is the store as this run sees it (reads through it are the run's reads).
+ */
+export type ProbeBehaviour = (name: string, run: number, store: ObjectStore) => Promise<PhaseResult | undefined> | PhaseResult | undefined;
 
 /**
  * A reconciler for the test kind Widget that records every run: how many per object, and the
@@ -39,13 +43,13 @@ export class Probe {
       kind: WIDGET,
       watches: [],
       createScope: (ctx, object): Scope => ({ ctx, object, conditions: [] }),
-      phases: [(scope: Scope) => this.run(scope.object)],
+      phases: [(scope: Scope) => this.run(scope.object, scope.ctx.store)],
       deletePhases: [],
       computeStatus: () => ({ fields: { probed: true } }),
     };
   }
 
-  private async run(object: StoredObject): Promise<PhaseResult | undefined> {
+  private async run(object: StoredObject, store: ObjectStore): Promise<PhaseResult | undefined> {
     const name = object.metadata.name;
     const id = keyString(widgetKey(name, object.metadata.namespace));
     const run = (this.counts.get(name) ?? 0) + 1;
@@ -54,7 +58,7 @@ export class Probe {
     this.active.set(id, active);
     this.maxActive = Math.max(this.maxActive, active);
     try {
-      return await this.behaviour(name, run);
+      return await this.behaviour(name, run, store);
     } finally {
       this.active.set(id, (this.active.get(id) ?? 1) - 1);
     }

@@ -40,13 +40,15 @@ export async function processRequest(
     ctx.logger.warn('no reconciler registered; request dropped', { kind: groupKindString(request) });
     return { type: 'done' };
   }
-  const store = new ObservingStore(new ReconcileReadCache(ctx.store), request);
+  const cache = new ReconcileReadCache(ctx.store);
+  const store = new ObservingStore(cache, request);
   try {
     const result = await runReconcile(definition, { ...ctx, store }, request);
     const seen = store.lastSeen();
     if (seen) await clearReconcileFailure(ctx, seen);
     const after = result.requeueAfterSeconds;
-    return after !== undefined && after > 0 ? { type: 'requeue', afterSeconds: after } : { type: 'done' };
+    const read = cache.readVersions();
+    return after !== undefined && after > 0 ? { type: 'requeue', afterSeconds: after, read } : { type: 'done', read };
   } catch (error) {
     return failed(request, failures + 1, error, { ...deps, policy });
   }

@@ -4,6 +4,7 @@ import type { ReconcileContext } from '../../../functions/reconcile/engine/skele
 import { silentLogger } from '../../../shared/ports/logger.js';
 import { MemoryObjectStore } from '../../../shared/store/memory-store.js';
 import { InProcessWorkQueue } from '../../../shared/work/in-process-queue.js';
+import type { RequestOutcome } from '../../../shared/work/request-outcome.js';
 import { describeWorkQueueConformance } from '../../conformance/work-queue.conformance.js';
 import { ManualTime } from '../../support/manual-time.js';
 import { widgetKey } from '../../support/probe-reconciler.js';
@@ -53,6 +54,7 @@ describeWorkQueueConformance(name, async ({ registry, policy }) => {
       throw new Error('condition never held');
     },
     deadLetters: async () => queue.deadLetters.map((d) => d.request),
+    dropsChangesAlreadyRead: true,
     close: () => queue.stop(),
   };
 });
@@ -80,7 +82,7 @@ describe('Class: InProcessWorkQueue', () => {
     await queue.enqueueMany([widgetKey('a'), widgetKey('a'), widgetKey('b')]);
     queue.start();
     await queue.idle();
-    expect(queue.counters).toEqual({ enqueued: 3, coalesced: 1, processed: 2, failed: 0, deadLettered: 0 });
+    expect(queue.counters).toEqual({ enqueued: 3, coalesced: 1, alreadyRead: 0, processed: 2, failed: 0, deadLettered: 0 });
     expect(queue.latencyPercentile(50)).toBe(0);
   });
 
@@ -116,6 +118,47 @@ describe('Class: InProcessWorkQueue', () => {
     expect(started).toEqual(['a']);
     await time.advance(60_000, () => queue.idle());
     expect(started).toEqual(['a']);
+  });
+
+  describe('a successful run answers the requeue an earlier run asked for (ADR 0137)', () => {
+    type Step = (queue: InProcessWorkQueue) => Promise<RequestOutcome> | RequestOutcome;
+    const requeue = (afterSeconds: number): Step => () => ({ type: 'requeue', afterSeconds });
+    const done: Step = () => ({ type: 'done' });
+    const fail = (afterSeconds: number): Step => () => ({ type: 'retry', afterSeconds, error: 'x' });
+    const asksDelayedRun = (seconds: number): Step => async (queue) => {
+      await queue.enqueue(widgetKey('a'), { delaySeconds: seconds });
+      return { type: 'done' };
+    };
+
+    it.each<[string, Step[], number[]]>([
+      ['a later run that is done drops it', [requeue(30), done], [0, 5]],
+      ['a later run that asks for its own requeue replaces it', [requeue(30), requeue(60), done], [0, 5, 65]],
+      ['a later run that fails does not answer it', [requeue(30), fail(40), done], [0, 5, 30]],
+      ['a delayed run asked for during the later run is kept', [requeue(30), asksDelayedRun(20), done], [0, 5, 25]],
+    ])('%s', async (_label, steps, expectedStartSeconds) => {
+      const time = new ManualTime();
+      const starts: number[] = [];
+      let queue: InProcessWorkQueue | undefined;
+      queue = new InProcessWorkQueue({
+        handler: async () => {
+          starts.push(time.now().getTime() / 1000);
+          const step = steps[starts.length - 1] ?? done;
+          if (!queue) throw new Error('no queue');
+          return step(queue);
+        },
+        clock: time,
+        timers: time,
+      });
+      const origin = time.now().getTime() / 1000;
+      queue.start();
+      await queue.enqueue(widgetKey('a'));
+      await queue.idle();
+      await time.advance(5_000, () => queue.idle());
+      await queue.enqueue(widgetKey('a'));
+      await queue.idle();
+      await time.advance(120_000, () => queue.idle());
+      expect(starts.map((at) => at - origin)).toEqual(expectedStartSeconds);
+    });
   });
 
   it('runs the resync on its interval until stopped', async () => {

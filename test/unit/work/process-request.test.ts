@@ -40,8 +40,9 @@ const conditionOfA = async () => findCondition(conditionsOf((await store.get(wid
 
 describe('Function: processRequest', () => {
   it.each<[string, ProbeBehaviour, number, RequestOutcome, string | undefined]>([
-    ['success', () => undefined, 0, { type: 'done' }, undefined],
-    ['success asking for a requeue', () => ({ requeueAfterSeconds: 30 }), 0, { type: 'requeue', afterSeconds: 30 }, undefined],
+    // The widget is read and its status written: a version the run wrote is not one it read (ADR 0137).
+    ['success', () => undefined, 0, { type: 'done', read: new Map() }, undefined],
+    ['success asking for a requeue', () => ({ requeueAfterSeconds: 30 }), 0, { type: 'requeue', afterSeconds: 30, read: new Map() }, undefined],
     ['first transient failure', () => { throw new TransientError('x'); }, 0, { type: 'retry', afterSeconds: 2, error: 'x' }, undefined],
     ['second transient failure', () => { throw new TransientError('x'); }, 1, { type: 'retry', afterSeconds: 4, error: 'x' }, undefined],
     ['last allowed failure', () => { throw new Error('boom'); }, 2, { type: 'deadLetter', error: 'boom' }, 'False/RetriesExhausted'],
@@ -54,7 +55,7 @@ describe('Function: processRequest', () => {
   });
 
   it('is done for an object that does not exist, without running the reconciler', async () => {
-    expect(await run(0, 'ghost')).toEqual({ type: 'done' });
+    expect(await run(0, 'ghost')).toEqual({ type: 'done', read: new Map() });
     expect(probe.runs('ghost')).toBe(0);
   });
 

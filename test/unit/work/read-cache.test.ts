@@ -84,3 +84,60 @@ describe('the per-reconcile read cache', () => {
     expect(keyOf(fresh ?? stale)).toEqual(key('a'));
   });
 });
+
+describe('what a reconcile read (ADR 0137)', () => {
+  let inner: MemoryObjectStore;
+  beforeEach(async () => {
+    inner = new MemoryObjectStore();
+    for (const name of ['a', 'b', 'c']) await inner.create(configMap(name));
+  });
+
+  /** name → resourceVersion of what `readVersions` reports, by the uids the store gave. */
+  async function readBy(cache: ReconcileReadCache): Promise<Record<string, string>> {
+    const names = new Map<string, string>();
+    for (const name of ['a', 'b', 'c']) {
+      const stored = await inner.get(key(name));
+      if (stored) names.set(stored.metadata.uid, name);
+    }
+    return Object.fromEntries([...cache.readVersions()].map(([uid, version]) => [names.get(uid) ?? uid, version]));
+  }
+  const versionOf = async (name: string) => (await inner.get(key(name)))?.metadata.resourceVersion ?? '';
+  const touch = async (name: string) => {
+    const current = await inner.get(key(name));
+    if (current) await inner.update({ ...current, data: { at: String(Date.now()) } });
+  };
+
+  it.each<[string, (cache: ReconcileReadCache) => Promise<unknown>, string[]]>([
+    ['a get', (c) => c.get(key('a')), ['a']],
+    ['a list, every item', (c) => c.list({ ...CM, namespace: 'ns' }), ['a', 'b', 'c']],
+    ['a cluster list, every item', (c) => c.listByCluster('ns', 'c1', CM), ['a', 'b', 'c']],
+    ['a get of a missing object: nothing', (c) => c.get(key('ghost')), []],
+    ['a write without a read: nothing', async (c) => c.create(configMap('d')), []],
+    [
+      'a read and then a write of the same object: nothing of it',
+      async (c) => {
+        const a = await c.get(key('a'));
+        await c.get(key('b'));
+        if (a) await c.update({ ...a, data: { x: '1' } });
+      },
+      ['b'],
+    ],
+    ['a read and then a delete of it: nothing of it', async (c) => { await c.get(key('a')); await c.get(key('b')); await c.delete(key('a')); }, ['b']],
+  ])('%s', async (_label, reads, expected) => {
+    const cache = new ReconcileReadCache(inner);
+    await reads(cache);
+    const expectedVersions = Object.fromEntries(await Promise.all(expected.map(async (name) => [name, await versionOf(name)] as const)));
+    expect(await readBy(cache)).toEqual(expectedVersions);
+  });
+
+  it('keeps the version an object was first read at, though a later list hands out a newer one', async () => {
+    const cache = new ReconcileReadCache(inner);
+    await cache.get(key('a'));
+    const first = await versionOf('a');
+    await touch('a');
+    await cache.create(configMap('d')); // a write forgets the cached lists
+    const listed = await cache.list({ ...CM, namespace: 'ns' });
+    expect(listed.items.find((i) => i.metadata.name === 'a')?.metadata.resourceVersion).not.toBe(first);
+    expect((await readBy(cache)).a).toBe(first);
+  });
+});

@@ -1,6 +1,7 @@
 import { type GroupKind, type KubeObject, keyOf, keyString, type ObjectKey, type StoredObject } from '../../../../shared/contracts/object.js';
 import { copyJson } from '../../../../shared/contracts/json.js';
 import type { DeleteOptions, DeleteResult, ListQuery, ListResult, ObjectStore } from '../../../../shared/ports/object-store.js';
+import type { ReadVersions } from '../../../../shared/work/read-versions.js';
 
 type Cached = { object: StoredObject | undefined };
 
@@ -12,11 +13,17 @@ type Cached = { object: StoredObject | undefined };
  * reconcilers stay level-triggered). A write that fails forgets the key (a conflict means the
  * cached version is stale: `updateFresh` must see the store's). Callers get copies: a phase that
  * edits what it read cannot change what a later phase reads.
+ *
+ * It also says what the reconcile read (`readVersions`, ADR 0137): each object at the version it
+ * was first fetched at, without the objects the reconcile wrote or tried to.
  */
 export class ReconcileReadCache implements ObjectStore {
   private readonly objects = new Map<string, Cached>();
   private readonly pages = new Map<string, ListResult>();
   private readonly indexed = new Map<string, StoredObject[]>();
+  /** key → [uid, resourceVersion] of the first version handed out */
+  private readonly firstRead = new Map<string, readonly [string, string]>();
+  private readonly written = new Set<string>();
 
   constructor(private readonly inner: ObjectStore) {}
 
@@ -26,7 +33,15 @@ export class ReconcileReadCache implements ObjectStore {
     if (cached) return copyJson(cached.object);
     const found = await this.inner.get(key);
     this.objects.set(id, { object: found });
+    if (found) this.noteRead(id, found);
     return copyJson(found);
+  }
+
+  /** The versions this reconcile read and did not write (ReadVersions). */
+  readVersions(): ReadVersions {
+    const read = new Map<string, string>();
+    for (const [id, [uid, resourceVersion]] of this.firstRead) if (!this.written.has(id)) read.set(uid, resourceVersion);
+    return read;
   }
 
   async list(query: ListQuery): Promise<ListResult> {
@@ -64,6 +79,7 @@ export class ReconcileReadCache implements ObjectStore {
   async delete(key: ObjectKey, options?: DeleteOptions): Promise<DeleteResult> {
     this.forgetLists();
     this.objects.delete(keyString(key));
+    this.written.add(keyString(key));
     return this.inner.delete(key, options);
   }
 
@@ -76,8 +92,20 @@ export class ReconcileReadCache implements ObjectStore {
     return copyJson(items);
   }
 
+  /**
+   * Notes a version fetched from the store. Answers from the cache hand out what was fetched, so
+   * noting fetches alone keeps each object's first version.
+   */
+  private noteRead(id: string, object: StoredObject): void {
+    if (!this.firstRead.has(id)) this.firstRead.set(id, [object.metadata.uid, object.metadata.resourceVersion]);
+  }
+
   private remember(items: readonly StoredObject[]): void {
-    for (const item of items) this.objects.set(keyString(keyOf(item)), { object: item });
+    for (const item of items) {
+      const id = keyString(keyOf(item));
+      this.objects.set(id, { object: item });
+      this.noteRead(id, item);
+    }
   }
 
   private forgetLists(): void {
@@ -89,6 +117,7 @@ export class ReconcileReadCache implements ObjectStore {
   private async write(key: ObjectKey, call: () => Promise<StoredObject>): Promise<StoredObject> {
     this.forgetLists();
     this.objects.delete(keyString(key));
+    this.written.add(keyString(key));
     const stored = await call();
     this.objects.set(keyString(keyOf(stored)), { object: stored });
     return copyJson(stored);
