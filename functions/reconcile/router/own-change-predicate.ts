@@ -2,25 +2,40 @@ import { deepEqual, valueAt } from '../../../shared/contracts/json.js';
 import type { StoredObject } from '../../../shared/contracts/object.js';
 import type { ObjectChange } from '../../../shared/ports/object-store.js';
 
+/** What a reconciler writes on its own object and goes on past: the echoes of those writes. */
+export interface OwnWriteEchoes {
+  finalizer?: string;
+  fillsOwnSpec?: readonly string[];
+  fillsOwnLabels?: readonly string[];
+}
+
 /**
  * controller-runtime's GenerationChanged + metadata predicates for an object's OWN reconciler:
  * creations and removals always count; a modification counts only when something a reconciler
  * acts on changed. A status-only write (and the resourceVersion bump that comes with it) does
  * not, so a reconciler's own status write never re-triggers it; nor does its finalizer being added,
- * nor a spec write that only fills in the fields it fills in itself (`fillsOwnSpec`, ADR 0134).
+ * nor a write that only fills in the spec fields (`fillsOwnSpec`, ADR 0134) or labels
+ * (`fillsOwnLabels`, ADR 0137) it fills in itself.
  */
-export function ownChangeMatters(change: ObjectChange, ownFinalizer?: string, fillsOwnSpec: readonly string[] = []): boolean {
+export function ownChangeMatters(change: ObjectChange, echoes: OwnWriteEchoes = {}): boolean {
   if (change.type !== 'MODIFY' || !change.oldObject || !change.newObject) return true;
   const before = change.oldObject.metadata;
   const after = change.newObject.metadata;
   return (
-    (before.generation !== after.generation && !onlyFilledIn(change.oldObject, change.newObject, fillsOwnSpec)) ||
+    (before.generation !== after.generation && !onlyFilledIn(change.oldObject, change.newObject, echoes.fillsOwnSpec ?? [])) ||
     before.deletionTimestamp !== after.deletionTimestamp ||
-    !deepEqual(before.labels ?? {}, after.labels ?? {}) ||
+    !sameLabelsBut(before.labels ?? {}, after.labels ?? {}, echoes.fillsOwnLabels ?? []) ||
     !deepEqual(before.annotations ?? {}, after.annotations ?? {}) ||
-    (!deepEqual(before.finalizers ?? [], after.finalizers ?? []) && !onlyAdded(before.finalizers ?? [], after.finalizers ?? [], ownFinalizer)) ||
+    (!deepEqual(before.finalizers ?? [], after.finalizers ?? []) && !onlyAdded(before.finalizers ?? [], after.finalizers ?? [], echoes.finalizer)) ||
     !deepEqual(before.ownerReferences ?? [], after.ownerReferences ?? [])
   );
+}
+
+/** Equal labels, or labels that differ only in `filled` keys that went from absent to set. */
+function sameLabelsBut(before: Record<string, string>, after: Record<string, string>, filled: readonly string[]): boolean {
+  const rest = { ...after };
+  for (const key of filled) if (before[key] === undefined) delete rest[key];
+  return deepEqual(before, rest);
 }
 
 /**

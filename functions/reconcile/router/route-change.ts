@@ -21,6 +21,7 @@ const CLUSTER_KIND: GroupKind = { group: 'cluster.x-k8s.io', kind: 'Cluster' };
 
 /** The store reads the router needs to map a change to the objects that watch it. */
 export interface ReferrerLookup {
+  get(key: ObjectKey): Promise<StoredObject | undefined>;
   listByCluster(namespace: string, clusterName: string, kind?: GroupKind): Promise<StoredObject[]>;
   list(query: ListQuery): Promise<ListResult>;
 }
@@ -45,7 +46,7 @@ export async function routeChange(
 
   const changedKind: GroupKind = { group: groupOf(subject.apiVersion), kind: subject.kind };
   const own = registry.get(changedKind);
-  if (own && ownChangeMatters(change, own.finalizer, own.fillsOwnSpec)) add(keyOf(subject));
+  if (own && ownChangeMatters(change, own)) add(keyOf(subject));
 
   for (const watcher of registry.all()) {
     for (const watch of watcher.watches) {
@@ -119,7 +120,10 @@ async function inClusters(
 
 /**
  * The label names a Cluster, so for the Cluster kind itself the key follows from the label (a
- * Cluster does not carry its own label); other kinds are found through the cluster index.
+ * Cluster does not carry its own label), kept only when that Cluster exists: parts applied before
+ * their Cluster (GitOps tools apply dependencies first) change many times before it is there, and
+ * a reconcile of a missing Cluster does nothing; a Cluster created after the lookup is woken by
+ * its own creation and reads them then. Other kinds are found through the cluster index.
  */
 async function sameClusterKeys(
   versions: readonly StoredObject[],
@@ -129,7 +133,9 @@ async function sameClusterKeys(
   const first = versions[0];
   if (!first) return [];
   if (sameGroupKind(kind, CLUSTER_KIND)) {
-    return [...clusterNamesOf(versions)].map((name) => ({ ...CLUSTER_KIND, namespace: first.metadata.namespace, name }));
+    const named = [...clusterNamesOf(versions)].map((name) => ({ ...CLUSTER_KIND, namespace: first.metadata.namespace, name }));
+    const existing = await Promise.all(named.map(async (key) => ((await lookup.get(key)) ? [key] : [])));
+    return existing.flat();
   }
   return (await sameCluster(versions, kind, lookup)).map(keyOf);
 }

@@ -1,4 +1,5 @@
 import { CORE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
+import { LABEL_CLUSTER_NAME } from '../../../../shared/contracts/object.js';
 import type { ReconcilerDefinition } from '../../engine/skeleton/types.js';
 import {
   deleteControlPlanePhase,
@@ -49,6 +50,10 @@ export const MACHINE_DEPLOYMENT_CHANGES_A_CLUSTER_READS: readonly string[] = MET
 export const clusterReconciler: ReconcilerDefinition<ClusterScope> = {
   kind: { group: CORE_GROUP, kind: 'Cluster' },
   finalizer: CLUSTER_FINALIZER,
+  // labelClusterPhase names the Cluster in its own label; the infrastructure phase copies the
+  // endpoint; both are written once and the run goes on with them (computeClusterStatus reads desired).
+  fillsOwnLabels: [LABEL_CLUSTER_NAME],
+  fillsOwnSpec: ['spec.controlPlaneEndpoint'],
   // Provider kinds (InfraCluster, ControlPlane) are added by the provider registry (contract-watches.ts).
   watches: [
     // Standalone Machines name the Cluster as owner; MachineSet-owned ones reach it through the

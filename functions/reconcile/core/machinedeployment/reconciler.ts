@@ -14,8 +14,10 @@ export const MACHINE_DEPLOYMENT_FINALIZER = 'cluster.x-k8s.io/machinedeployment'
  */
 export const machineDeploymentReconciler: ReconcilerDefinition<MachineDeploymentScope> = {
   kind: { group: CORE_GROUP, kind: 'MachineDeployment' },
-  // Machine changes reach it through the MachineSet status they change.
-  watches: [{ kind: { group: CORE_GROUP, kind: 'MachineSet' }, by: 'owner' }],
+  // Machine changes reach it through the MachineSet status they change. Not a MachineSet's
+  // creation: it creates its MachineSets itself and goes on with them in the same run, and every
+  // MachineSet is modified by its own first reconcile (finalizer, status), which wakes it (ADR 0137).
+  watches: [{ kind: { group: CORE_GROUP, kind: 'MachineSet' }, by: 'owner', on: ['MODIFY', 'REMOVE'] }],
   finalizer: MACHINE_DEPLOYMENT_FINALIZER,
   createScope: createMachineDeploymentScope,
   phases: [labelMachineDeploymentPhase, findMachineSetsPhase, rolloutPhase, machineDeploymentConditionsPhase],

@@ -92,6 +92,8 @@ export interface ReconcilerDefinition<S extends Scope> {
    * own write and does not wake it again; changing one that was set still does (ADR 0134).
    */
   fillsOwnSpec?: readonly string[];
+  /** Label keys it sets on its own object the same way: their appearance is its own echo (ADR 0137). */
+  fillsOwnLabels?: readonly string[];
   watches: readonly Watch[];
   createScope(ctx: ReconcileContext, object: StoredObject): S | Promise<S>;
   phases: readonly Phase<S>[];

@@ -7,7 +7,7 @@ import { kubeadmConfigReconciler } from '../../../../functions/reconcile/kubeadm
 import { routeChange } from '../../../../functions/reconcile/router/route-change.js';
 import { keyString, type StoredObject } from '../../../../shared/contracts/object.js';
 import type { ObjectChange } from '../../../../shared/ports/object-store.js';
-import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
+import { lookupWithClusters } from '../../../support/router-lookup.js';
 
 const registry = new ReconcilerRegistry([inMemoryMachineReconciler, devMachineReconciler, kubeadmConfigReconciler, clusterReconciler]);
 const meta = { namespace: 'ns1', uid: 'u', resourceVersion: '1', generation: 1, creationTimestamp: '2026-01-01T00:00:00Z', labels: { 'cluster.x-k8s.io/cluster-name': 'c1' } };
@@ -48,7 +48,7 @@ describe('what wakes an infrastructure machine, a bootstrap config and the Clust
     ["a MachineSet's status does", { type: 'MODIFY', oldObject: machineSet(), newObject: machineSet({}, { readyReplicas: 1 }) }, [CLUSTER]],
     ['a new MachineSet does', { type: 'INSERT', newObject: machineSet() }, [CLUSTER]],
   ])('%s', async (_label, change, expected) => {
-    const requests = await routeChange(change, registry, new MemoryObjectStore());
+    const requests = await routeChange(change, registry, await lookupWithClusters('ns1', 'c1'));
     expect(requests.map(keyString).filter((key) => !key.startsWith('cluster.x-k8s.io/Machine')).sort()).toEqual(expected.sort());
   });
 });

@@ -4,6 +4,7 @@ import { ReconcilerRegistry } from '../../../../functions/reconcile/engine/regis
 import { routeChange } from '../../../../functions/reconcile/router/route-change.js';
 import { keyString, type StoredObject } from '../../../../shared/contracts/object.js';
 import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
+import { lookupWithClusters } from '../../../support/router-lookup.js';
 
 /**
  * Which writes of a MachineSet or MachineDeployment wake their Cluster, through the built-in
@@ -50,13 +51,19 @@ describe("a Cluster is woken by the MachineSet and MachineDeployment changes it 
     ["a MachineDeployment's conditions", false, 'MachineDeployment', worker('MachineDeployment', { status: { conditions: conditionsNow('rolling out') } })],
     ['a finalizer', false, 'MachineDeployment', worker('MachineDeployment', { metadata: { finalizers: ['cluster.x-k8s.io/machinedeployment'] } })],
   ])('%s → woken: %s', async (_name, woken, kind, after) => {
-    const keys = (await routeChange({ type: 'MODIFY', oldObject: worker(kind), newObject: after }, registry, new MemoryObjectStore())).map(keyString);
+    const keys = (await routeChange({ type: 'MODIFY', oldObject: worker(kind), newObject: after }, registry, await lookupWithClusters('ns', 'c1'))).map(keyString);
     expect(keys.includes(clusterKey)).toBe(woken);
   });
 
   it.each(['MachineSet', 'MachineDeployment'] as const)('a new or removed %s wakes it', async (kind) => {
     for (const change of [{ type: 'INSERT' as const, newObject: worker(kind) }, { type: 'REMOVE' as const, oldObject: worker(kind) }]) {
-      expect((await routeChange(change, registry, new MemoryObjectStore())).map(keyString)).toContain(clusterKey);
+      expect((await routeChange(change, registry, await lookupWithClusters('ns', 'c1'))).map(keyString)).toContain(clusterKey);
+    }
+  });
+
+  it.each(['MachineSet', 'MachineDeployment'] as const)('a %s applied before its Cluster wakes no Cluster (the Cluster reads it when it is created)', async (kind) => {
+    for (const change of [{ type: 'INSERT' as const, newObject: worker(kind) }, { type: 'MODIFY' as const, oldObject: worker(kind), newObject: worker(kind, { spec: { replicas: 4 } }) }]) {
+      expect((await routeChange(change, registry, new MemoryObjectStore())).map(keyString)).not.toContain(clusterKey);
     }
   });
 });

@@ -23,7 +23,7 @@ describe("a reconciler's own finalizer being added is not a change it needs to h
     ['its own finalizer added and another removed', { finalizers: ['x/y'] }, { finalizers: [OWN] }, true],
     ['its own finalizer put first', { finalizers: ['x/y'] }, { finalizers: [OWN, 'x/y'] }, true],
   ])('%s', (_label, before, after, matters) => {
-    expect(ownChangeMatters({ type: 'MODIFY', oldObject: machine(before), newObject: machine({ ...after, resourceVersion: '2' }) }, OWN)).toBe(matters);
+    expect(ownChangeMatters({ type: 'MODIFY', oldObject: machine(before), newObject: machine({ ...after, resourceVersion: '2' }) }, { finalizer: OWN })).toBe(matters);
   });
 
   it('without a finalizer of its own, any finalizer change counts', () => {
@@ -48,11 +48,31 @@ describe('a spec write that only fills in what the reconciler fills in itself is
     ['a sibling of the nested path changed', { bootstrap: { configRef: 'x' } }, { bootstrap: { configRef: 'y', dataSecretName: 's' } }, true],
   ])('%s', (_label, before, after, matters) => {
     const change = { type: 'MODIFY' as const, oldObject: withSpec(before, 1), newObject: withSpec(after, 2) };
-    expect(ownChangeMatters(change, OWN, FILLS)).toBe(matters);
+    expect(ownChangeMatters(change, { finalizer: OWN, fillsOwnSpec: FILLS })).toBe(matters);
   });
 
   it('without fillsOwnSpec every generation change counts', () => {
     const change = { type: 'MODIFY' as const, oldObject: withSpec({}, 1), newObject: withSpec({ providerID: 'p://1' }, 2) };
-    expect(ownChangeMatters(change, OWN)).toBe(true);
+    expect(ownChangeMatters(change, { finalizer: OWN })).toBe(true);
+  });
+});
+
+describe('a label write that only adds the labels the reconciler sets on itself is its own echo', () => {
+  const FILLS = ['cluster.x-k8s.io/cluster-name'];
+  it.each<[string, Record<string, string> | undefined, Record<string, string>, boolean]>([
+    ['its label added', undefined, { 'cluster.x-k8s.io/cluster-name': 'c1' }, false],
+    ['its label added beside others', { team: 'a' }, { team: 'a', 'cluster.x-k8s.io/cluster-name': 'c1' }, false],
+    ['its label changed once set', { 'cluster.x-k8s.io/cluster-name': 'c1' }, { 'cluster.x-k8s.io/cluster-name': 'c2' }, true],
+    ['its label removed', { 'cluster.x-k8s.io/cluster-name': 'c1' }, {}, true],
+    ['its label added with another label', undefined, { 'cluster.x-k8s.io/cluster-name': 'c1', team: 'a' }, true],
+    ['another label only', undefined, { team: 'a' }, true],
+  ])('%s', (_label, before, after, matters) => {
+    const change = { type: 'MODIFY' as const, oldObject: machine(before ? { labels: before } : {}), newObject: machine({ labels: after, resourceVersion: '2' }) };
+    expect(ownChangeMatters(change, { fillsOwnLabels: FILLS })).toBe(matters);
+  });
+
+  it('without fillsOwnLabels every label change counts', () => {
+    const change = { type: 'MODIFY' as const, oldObject: machine(), newObject: machine({ labels: { 'cluster.x-k8s.io/cluster-name': 'c1' }, resourceVersion: '2' }) };
+    expect(ownChangeMatters(change)).toBe(true);
   });
 });

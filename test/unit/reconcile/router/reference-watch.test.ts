@@ -41,6 +41,7 @@ describe('referencedKey', () => {
 
 /** A lookup that fails the test if the router touches the store: a `reference` watch needs none. */
 const noStore = {
+  get: (): Promise<StoredObject | undefined> => Promise.reject(new Error('store read')),
   listByCluster: (): Promise<StoredObject[]> => Promise.reject(new Error('store read')),
   list: (_q: ListQuery): Promise<ListResult> => Promise.reject(new Error('store read')),
 };
