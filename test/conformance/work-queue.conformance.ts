@@ -141,11 +141,11 @@ export function describeWorkQueueConformance(
       return { entered, release };
     };
 
-    it.each([
-      ['it read before the change', { before: (store: ObjectStore) => store.get(widgetKey('b')) }],
-      ['it did not read', {}],
-      ['it read and then wrote', { after: (store: ObjectStore) => labelB(store) }],
-    ])('runs again after a change made during a run to an object %s', async (_label, steps) => {
+    /**
+     * Runs `a` once; while that run waits, changes `b` and enqueues `a` with that change as cause
+     * (and with `alsoCaused`). Returns how many times `a` ran.
+     */
+    const runsAfterAChangeDuringARun = async (steps: Parameters<typeof gatedFirstRun>[0], alsoCaused: ObjectVersion[] = []): Promise<number> => {
       await h.store.create(widget('a'));
       await h.store.create(widget('b'));
       const { entered, release } = gatedFirstRun(steps);
@@ -153,36 +153,28 @@ export function describeWorkQueueConformance(
       await h.queue.enqueue(widgetKey('a'));
       await entered.promise;
       await h.queue.enqueueMany([widgetKey('a')], { cause: await changeB(2) });
+      for (const cause of alsoCaused) await h.queue.enqueueMany([widgetKey('a')], { cause });
       release.open();
       await h.settle();
-      expect(probe.runs('a')).toBe(2);
+      return probe.runs('a');
+    };
+
+    it.each([
+      ['it read before the change', { before: (store: ObjectStore) => store.get(widgetKey('b')) }],
+      ['it did not read', {}],
+      ['it read and then wrote', { after: (store: ObjectStore) => labelB(store) }],
+    ])('runs again after a change made during a run to an object %s', async (_label, steps) => {
+      expect(await runsAfterAChangeDuringARun(steps)).toBe(2);
     });
 
     it('does not run again for a change whose version the run read (where the queue remembers reads)', async () => {
-      await h.store.create(widget('a'));
-      await h.store.create(widget('b'));
-      const { entered, release } = gatedFirstRun({ after: (store) => store.get(widgetKey('b')) });
-      await h.start();
-      await h.queue.enqueue(widgetKey('a'));
-      await entered.promise;
-      await h.queue.enqueueMany([widgetKey('a')], { cause: await changeB(2) });
-      release.open();
-      await h.settle();
-      expect(probe.runs('a')).toBe(h.dropsChangesAlreadyRead ? 1 : 2);
+      const runs = await runsAfterAChangeDuringARun({ after: (store) => store.get(widgetKey('b')) });
+      expect(runs).toBe(h.dropsChangesAlreadyRead ? 1 : 2);
     });
 
     it('runs again when one of the changes made during a run is to a version the run did not read', async () => {
-      await h.store.create(widget('a'));
-      await h.store.create(widget('b'));
-      const { entered, release } = gatedFirstRun({ after: (store) => store.get(widgetKey('b')) });
-      await h.start();
-      await h.queue.enqueue(widgetKey('a'));
-      await entered.promise;
-      await h.queue.enqueueMany([widgetKey('a')], { cause: await changeB(2) });
-      await h.queue.enqueueMany([widgetKey('a')], { cause: { uid: 'another-object', resourceVersion: '1' } });
-      release.open();
-      await h.settle();
-      expect(probe.runs('a')).toBe(2);
+      const runs = await runsAfterAChangeDuringARun({ after: (store) => store.get(widgetKey('b')) }, [{ uid: 'another-object', resourceVersion: '1' }]);
+      expect(runs).toBe(2);
     });
 
     it('honours a requeueAfter longer than any transport delay', async () => {
