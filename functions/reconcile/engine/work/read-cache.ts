@@ -21,7 +21,7 @@ export class ReconcileReadCache implements ObjectStore {
   private readonly objects = new Map<string, Cached>();
   private readonly pages = new Map<string, ListResult>();
   private readonly indexed = new Map<string, StoredObject[]>();
-  /** key → [uid, resourceVersion] of the first version handed out */
+  /** key → [uid, resourceVersion] of the first version fetched */
   private readonly firstRead = new Map<string, readonly [string, string]>();
   private readonly written = new Set<string>();
 
