@@ -54,15 +54,27 @@ export class ReconcileDispatcher {
     if (!Number.isInteger(options.workers) || options.workers < 1) throw new Error(`workers must be an integer ≥ 1, not ${options.workers}`);
   }
 
-  /** The queue's handler: one try of one request on some worker. */
+  /**
+   * The queue's handler: one try of one request on some worker. The request counts on its worker
+   * from the moment it is picked, so requests the queue starts in one turn spread over the workers.
+   */
   readonly handler: RequestHandler = async (request, failures) => {
     const slot = this.pick();
-    await slot.ready;
-    if (!slot.alive) throw new Error(`reconcile worker ${slot.index} exited; the request is retried`);
     const id = this.nextId++;
     return new Promise<RequestOutcome>((resolve, reject) => {
       slot.inFlight.set(id, { request, resolve, reject });
-      slot.handle.channel.postMessage({ type: 'reconcile', id, request, failures });
+      const send = (): void => {
+        if (!slot.inFlight.has(id)) return; // already failed by exited()
+        if (!slot.alive) {
+          slot.inFlight.delete(id);
+          reject(new Error(`reconcile worker ${slot.index} exited; the request is retried`));
+          return;
+        }
+        slot.handle.channel.postMessage({ type: 'reconcile', id, request, failures });
+      };
+      slot.ready.then(send, (error: unknown) => {
+        if (slot.inFlight.delete(id)) reject(error instanceof Error ? error : new Error(String(error)));
+      });
     });
   };
 

@@ -65,7 +65,10 @@ describeWorkQueueConformance(`InProcessWorkQueue dispatching to ${WORKERS} worke
 });
 
 describe('Class: ReconcileDispatcher', () => {
-  it('spreads different objects over the workers, each object on one at a time', async () => {
+  it.each([
+    ['enqueued one by one while it runs', false],
+    ['started together in one turn (enqueued before the queue starts)', true],
+  ])('spreads different objects over the workers, each object on one at a time: %s', async (_label, enqueueFirst) => {
     const time = new ManualTime();
     const probe = new Probe();
     const release = gate();
@@ -81,8 +84,9 @@ describe('Class: ReconcileDispatcher', () => {
     await dispatcher.start();
     const names = Array.from({ length: WORKERS }, (_, i) => `w${i}`);
     for (const name of names) await store.create(widget(name));
+    if (enqueueFirst) await queue.enqueueMany(names.map((n) => widgetKey(n)));
     queue.start();
-    await queue.enqueueMany(names.map((n) => widgetKey(n)));
+    if (!enqueueFirst) await queue.enqueueMany(names.map((n) => widgetKey(n)));
     await allRunning.promise;
     expect(dispatcher.load()).toEqual(Array.from({ length: WORKERS }, () => 1));
     release.open();
