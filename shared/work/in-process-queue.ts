@@ -7,9 +7,8 @@ import type { RequestHandler, RequestOutcome } from './request-outcome.js';
 import { schedulePeriodicRun } from './periodic-run.js';
 import { systemTimers, type Timers } from './timers.js';
 import { ReadyByKind } from './ready-by-kind.js';
-import { emptyCounters, percentile, type WorkCounters } from './work-counters.js';
-
-const MAX_LATENCY_SAMPLES = 100_000;
+import { LatencySamples } from './latency-samples.js';
+import { emptyCounters, type WorkCounters } from './work-counters.js';
 
 export interface InProcessWorkQueueOptions {
   /** One try of one request (processRequest bound to its ports). */
@@ -65,7 +64,7 @@ interface Waiting {
 export class InProcessWorkQueue implements WorkQueue {
   readonly counters: WorkCounters = emptyCounters();
   readonly deadLetters: DeadLetter[] = [];
-  private readonly latencies: number[] = [];
+  private readonly latencies = new LatencySamples();
   private readonly pending = new Map<string, Pending>();
   private readonly processing = new Set<string>();
   private readonly ready: ReadyByKind;
@@ -142,7 +141,7 @@ export class InProcessWorkQueue implements WorkQueue {
 
   /** Enqueue-to-start latency percentile in ms (p in 0..100). */
   latencyPercentile(p: number): number | undefined {
-    return percentile(this.latencies, p);
+    return this.latencies.percentile(p);
   }
 
   /**
@@ -151,7 +150,7 @@ export class InProcessWorkQueue implements WorkQueue {
    * at each phase's end.
    */
   takeLatencySamples(): number[] {
-    return this.latencies.splice(0);
+    return this.latencies.take();
   }
 
   /** Number of objects pending or running right now. */
@@ -206,17 +205,11 @@ export class InProcessWorkQueue implements WorkQueue {
     this.pending.delete(id);
     this.processing.add(id);
     this.ready.started(entry.request);
-    this.recordLatency(this.clock.now().getTime() - entry.since);
+    this.latencies.record(this.clock.now().getTime() - entry.since);
     const task = this.work(id, entry.request).finally(() => {
       this.inFlight.delete(task);
     });
     this.inFlight.add(task);
-  }
-
-  /** Keeps the most recent samples only, so a long-running process does not grow without bound. */
-  private recordLatency(ms: number): void {
-    if (this.latencies.length >= MAX_LATENCY_SAMPLES) this.latencies.splice(0, MAX_LATENCY_SAMPLES / 2);
-    this.latencies.push(ms);
   }
 
   private async work(id: string, request: ReconcileRequest): Promise<void> {

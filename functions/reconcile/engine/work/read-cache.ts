@@ -77,9 +77,10 @@ export class ReconcileReadCache implements ObjectStore {
   }
 
   async delete(key: ObjectKey, options?: DeleteOptions): Promise<DeleteResult> {
+    const id = keyString(key);
     this.forgetLists();
-    this.objects.delete(keyString(key));
-    this.written.add(keyString(key));
+    this.objects.delete(id);
+    this.written.add(id);
     return this.inner.delete(key, options);
   }
 
@@ -115,9 +116,10 @@ export class ReconcileReadCache implements ObjectStore {
 
   /** Forgets the key before the write (a failed write leaves it unknown) and keeps what the store returned. */
   private async write(key: ObjectKey, call: () => Promise<StoredObject>): Promise<StoredObject> {
+    const id = keyString(key);
     this.forgetLists();
-    this.objects.delete(keyString(key));
-    this.written.add(keyString(key));
+    this.objects.delete(id);
+    this.written.add(id);
     const stored = await call();
     this.objects.set(keyString(keyOf(stored)), { object: stored });
     return copyJson(stored);
