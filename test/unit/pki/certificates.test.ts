@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { X509Certificate } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   caCertHash,
@@ -47,7 +47,7 @@ describe('generateCertificateAuthority', () => {
 });
 
 describe('issueClientCertificate', () => {
-  it.each<KeyAlgorithm>(['RSA-2048', 'ECDSA-P256'])(
+  it.each<KeyAlgorithm>(['RSA-2048', 'ECDSA-P256', 'ECDSA-P384'])(
     'issues a kubernetes-admin client certificate that chains to the CA (%s CA)',
     async (algorithm) => {
       const ca = await generateCertificateAuthority({ algorithm, now });
@@ -68,6 +68,24 @@ describe('issueClientCertificate', () => {
       expect(BigInt(`0x${cert.serialNumber}`) < 2n ** 63n).toBe(true);
     },
   );
+
+  it.each<KeyAlgorithm>(['RSA-2048', 'ECDSA-P256'])('signs with a CA key given as PKCS#8 (a CA brought in a Secret, %s)', async (algorithm) => {
+    const ca = await generateCertificateAuthority({ algorithm, now });
+    const pkcs8 = createPrivateKey(ca.keyPem).export({ type: 'pkcs8', format: 'pem' }).toString();
+    expect(pkcs8).toMatch(/-----BEGIN PRIVATE KEY-----/);
+    const client = await issueClientCertificate({ ca: { ...ca, keyPem: pkcs8 }, now, algorithm: 'ECDSA-P256' });
+    const files = writeTempFiles({ 'ca.crt': ca.certPem, 'client.crt': client.certPem });
+    expect(openssl(['verify', '-CAfile', pathOf(files, 'ca.crt'), pathOf(files, 'client.crt')])).toContain('client.crt: OK');
+  });
+
+  it.each<[string, string, RegExp]>([
+    ['Ed25519', generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), /unsupported private key: ed25519 \(/],
+    ['RSA-1024', generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(), /unsupported private key: rsa 1024 bits/],
+    ['ECDSA-P521', generateKeyPairSync('ec', { namedCurve: 'secp521r1' }).privateKey.export({ type: 'sec1', format: 'pem' }).toString(), /unsupported private key: ec secp521r1/],
+  ])('refuses a CA key of a kind kubeadm does not use (%s)', async (_kind, keyPem, message) => {
+    const ca = await generateCertificateAuthority({ algorithm: 'ECDSA-P256', now });
+    await expect(issueClientCertificate({ ca: { ...ca, keyPem }, now })).rejects.toThrow(message);
+  });
 
   it('a certificate from another CA does not verify (the check can fail)', async () => {
     const [ca, other] = await Promise.all([
