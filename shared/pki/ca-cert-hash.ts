@@ -7,9 +7,22 @@ import { InvalidError } from '../errors/index.js';
 
 const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
+/**
+ * Hashes already computed, by certificate PEM. A cluster's CA is hashed again for every joining
+ * Machine's bootstrap data, and parsing the certificate is most of the cost. Past this many
+ * certificates the memo starts over (a bound, not a tuning knob).
+ */
+const MAX_REMEMBERED = 1024;
+const remembered = new Map<string, string>();
+
 function hashOf(pem: string): string {
+  const known = remembered.get(pem);
+  if (known !== undefined) return known;
   const spki = new X509Certificate(pem).publicKey.export({ type: 'spki', format: 'der' });
-  return `sha256:${createHash('sha256').update(spki).digest('hex')}`;
+  const hash = `sha256:${createHash('sha256').update(spki).digest('hex')}`;
+  if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+  remembered.set(pem, hash);
+  return hash;
 }
 
 /** One hash per certificate in the PEM bundle, in order (Cluster API's `Certificate.Hashes`). */
