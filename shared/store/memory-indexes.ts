@@ -2,12 +2,14 @@ import { groupOf, LABEL_CLUSTER_NAME, type StoredObject } from '../contracts/obj
 
 /**
  * The in-memory store's objects with the secondary indexes DynamoDB keeps (docs/adr/0001): by
- * kind, by namespace + cluster-name label, by owner uid. Lists read one bucket instead of
- * scanning every object, so a fleet of thousands of clusters does not make each list O(all).
+ * kind, by namespace + cluster-name label, by owner uid; and by kind within a namespace, as a
+ * namespaced list query reads it. Lists read one bucket instead of scanning every object, so a
+ * fleet of thousands of clusters does not make each list O(all).
  */
 export class IndexedObjects {
   private readonly objects = new Map<string, StoredObject>();
   private readonly byKind = new Map<string, Set<string>>();
+  private readonly byNamespacedKind = new Map<string, Set<string>>();
   private readonly byCluster = new Map<string, Set<string>>();
   private readonly byOwner = new Map<string, Set<string>>();
 
@@ -44,6 +46,10 @@ export class IndexedObjects {
     return this.resolve(this.byKind.get(`${group}/${kind}`));
   }
 
+  ofKindIn(group: string, kind: string, namespace: string): StoredObject[] {
+    return this.resolve(this.byNamespacedKind.get(`${group}/${kind}/${namespace}`));
+  }
+
   inCluster(namespace: string, clusterName: string): StoredObject[] {
     return this.resolve(this.byCluster.get(`${namespace}/${clusterName}`));
   }
@@ -62,7 +68,11 @@ export class IndexedObjects {
   }
 
   private bucketsOf(obj: StoredObject): Array<[Map<string, Set<string>>, string]> {
-    const buckets: Array<[Map<string, Set<string>>, string]> = [[this.byKind, `${groupOf(obj.apiVersion)}/${obj.kind}`]];
+    const kind = `${groupOf(obj.apiVersion)}/${obj.kind}`;
+    const buckets: Array<[Map<string, Set<string>>, string]> = [
+      [this.byKind, kind],
+      [this.byNamespacedKind, `${kind}/${obj.metadata.namespace}`],
+    ];
     const cluster = obj.metadata.labels?.[LABEL_CLUSTER_NAME];
     if (cluster !== undefined) buckets.push([this.byCluster, `${obj.metadata.namespace}/${cluster}`]);
     for (const uid of new Set((obj.metadata.ownerReferences ?? []).map((ref) => ref.uid))) buckets.push([this.byOwner, uid]);

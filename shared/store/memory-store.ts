@@ -113,9 +113,12 @@ export class MemoryObjectStore implements ObjectStore, ChangeSource {
   }
 
   async list(query: ListQuery): Promise<ListResult> {
-    const matching = this.objects.ofKind(query.group, query.kind).filter(
+    const candidates =
+      query.namespace === undefined
+        ? this.objects.ofKind(query.group, query.kind)
+        : this.objects.ofKindIn(query.group, query.kind, query.namespace);
+    const matching = candidates.filter(
       (obj) =>
-        (query.namespace === undefined || obj.metadata.namespace === query.namespace) &&
         (query.name === undefined || obj.metadata.name === query.name) &&
         matchesLabelSelector(obj.metadata.labels, query.labelSelector ?? []),
     );

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { StoredObject } from '../../../shared/contracts/object.js';
 import { IndexedObjects } from '../../../shared/store/memory-indexes.js';
 
-function obj(name: string, meta: { cluster?: string; owners?: string[] } = {}): StoredObject {
+function obj(name: string, meta: { cluster?: string; owners?: string[]; namespace?: string } = {}): StoredObject {
   return {
     apiVersion: 'cluster.x-k8s.io/v1beta2',
     kind: 'Machine',
     metadata: {
       name,
-      namespace: 'ns',
+      namespace: meta.namespace ?? 'ns',
       uid: `u-${name}`,
       resourceVersion: '1',
       generation: 1,
@@ -36,12 +36,24 @@ describe('IndexedObjects', () => {
     expect(names(index.ownedBy('o1'))).toEqual(expected.o1);
   });
 
+  it.each<[string, StoredObject[], { ns: string[]; other: string[] }]>([
+    ['indexes by kind within a namespace', [obj('a'), obj('b', { namespace: 'other' }), obj('c')], { ns: ['a', 'c'], other: ['b'] }],
+    ['an object recreated in another namespace is found there only', [obj('a'), obj('a', { namespace: 'other' })], { ns: [], other: ['a'] }],
+  ])('%s', (_name, writes, expected) => {
+    const index = new IndexedObjects();
+    for (const w of writes) index.set(w.metadata.name, w);
+    expect(names(index.ofKindIn('cluster.x-k8s.io', 'Machine', 'ns'))).toEqual(expected.ns);
+    expect(names(index.ofKindIn('cluster.x-k8s.io', 'Machine', 'other'))).toEqual(expected.other);
+    expect(index.ofKindIn('cluster.x-k8s.io', 'MachineSet', 'ns')).toEqual([]);
+  });
+
   it('a deleted object leaves every index', () => {
     const index = new IndexedObjects();
     index.set('ns/a', obj('a', { cluster: 'c1', owners: ['o1'] }));
     index.delete('ns/a');
     expect(index.has('ns/a')).toBe(false);
     expect(index.ofKind('cluster.x-k8s.io', 'Machine')).toEqual([]);
+    expect(index.ofKindIn('cluster.x-k8s.io', 'Machine', 'ns')).toEqual([]);
     expect(index.inCluster('ns', 'c1')).toEqual([]);
     expect(index.ownedBy('o1')).toEqual([]);
   });
