@@ -8,7 +8,7 @@ import type {
   ObjectChange,
   ObjectStore,
 } from '../shared/ports/object-store.js';
-import { ObjectSizes } from './object-sizes.js';
+import { ObjectSizes } from '../shared/store/object-sizes.js';
 
 /** Store calls and their DynamoDB capacity-unit estimate, in total and per kind. */
 export interface StoreCounts {

@@ -20,7 +20,21 @@ export function serializedSize(obj: KubeObject): number {
 
 /** Throws TooLargeError, naming the size and the limit, when the object would not fit in one item. */
 export function assertFitsItemLimit(obj: KubeObject): void {
-  const size = serializedSize(obj);
+  assertSizeFits(obj, serializedSize(obj));
+}
+
+/**
+ * A deep copy with `undefined` members dropped, exactly as a JSON round trip through DynamoDB
+ * leaves it, checked against the item limit on the same serialization (a store's write then
+ * serializes the object once, not twice). Throws TooLargeError.
+ */
+export function plainJsonWithinItemLimit<T extends KubeObject>(obj: T): T {
+  const text = JSON.stringify(obj);
+  assertSizeFits(obj, Buffer.byteLength(text, 'utf8'));
+  return JSON.parse(text);
+}
+
+function assertSizeFits(obj: KubeObject, size: number): void {
   if (size <= MAX_OBJECT_BYTES) return;
   const key = keyOf(obj);
   throw new TooLargeError(

@@ -16,10 +16,9 @@ import {
 import { AlreadyExistsError, ConflictError, InvalidError, NotFoundError } from '../errors/index.js';
 import type { DeleteOptions } from '../ports/object-store.js';
 import { generationSourceChanged } from './generation.js';
-import { assertFitsItemLimit } from './item-size.js';
+import { plainJsonWithinItemLimit } from './item-size.js';
 import { assertValidNames } from './names.js';
 import { nextResourceVersion } from './resource-version.js';
-import { asPlainJson } from './stored-object.js';
 
 /** RFC 3339, second precision, like metav1.Time. */
 export function rfc3339(now: Date): string {
@@ -31,7 +30,7 @@ export function prepareCreate(obj: KubeObject, now: Date): StoredObject {
   const namespace = obj.metadata.namespace ?? DEFAULT_NAMESPACE;
   assertValidNames(obj.kind, obj.metadata.name, namespace);
   const { deletionTimestamp: _ignored, ...meta } = obj.metadata;
-  const created: StoredObject = asPlainJson({
+  const created: StoredObject = plainJsonWithinItemLimit({
     ...obj,
     metadata: {
       ...meta,
@@ -42,7 +41,6 @@ export function prepareCreate(obj: KubeObject, now: Date): StoredObject {
       creationTimestamp: rfc3339(now),
     },
   });
-  assertFitsItemLimit(created);
   return created;
 }
 
@@ -58,7 +56,7 @@ export function prepareUpdate(stored: StoredObject, incoming: KubeObject, now: D
   assertValidNames(incoming.kind, incoming.metadata.name, stored.metadata.namespace);
   if (isDeleting(stored)) assertNoNewFinalizers(stored, incoming);
   const generation = stored.metadata.generation + (generationSourceChanged(stored, incoming) ? 1 : 0);
-  const object: StoredObject = asPlainJson({
+  const object: StoredObject = plainJsonWithinItemLimit({
     ...incoming,
     metadata: {
       ...incoming.metadata,
@@ -68,7 +66,6 @@ export function prepareUpdate(stored: StoredObject, incoming: KubeObject, now: D
     },
     status: stored.status,
   });
-  assertFitsItemLimit(object);
   const finalizersLeft = (object.metadata.finalizers ?? []).length;
   return isDeleting(object) && finalizersLeft === 0 ? { action: 'remove', object } : { action: 'write', object };
 }
@@ -76,12 +73,11 @@ export function prepareUpdate(stored: StoredObject, incoming: KubeObject, now: D
 /** updateStatus: only `status` comes from the request. */
 export function prepareStatusUpdate(stored: StoredObject, incoming: KubeObject, now: Date): StoredObject {
   assertCurrentVersion(stored, incoming);
-  const object: StoredObject = asPlainJson({
+  const object: StoredObject = plainJsonWithinItemLimit({
     ...stored,
     metadata: { ...stored.metadata, resourceVersion: nextResourceVersion(now, stored.metadata.resourceVersion) },
     status: incoming.status,
   });
-  assertFitsItemLimit(object);
   return object;
 }
 

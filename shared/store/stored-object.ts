@@ -1,12 +1,7 @@
-/** Narrowing and normalising stored objects: both stores hand out plain JSON copies. */
+/** Narrowing stored objects read back from a store. */
 
 import { isRecord } from '../contracts/json.js';
-import type { KubeObject, StoredObject } from '../contracts/object.js';
-
-/** A deep copy with `undefined` members dropped, exactly as a JSON round trip through DynamoDB leaves it. */
-export function asPlainJson<T extends KubeObject>(obj: T): T {
-  return JSON.parse(JSON.stringify(obj));
-}
+import type { StoredObject } from '../contracts/object.js';
 
 export function isStoredObject(value: unknown): value is StoredObject {
   if (!isRecord(value) || typeof value.apiVersion !== 'string' || typeof value.kind !== 'string') return false;

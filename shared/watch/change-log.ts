@@ -9,6 +9,7 @@
 import { groupOf, type StoredObject } from '../contracts/object.js';
 import { type Clock, systemClock } from '../ports/clock.js';
 import type { ChangeSource, ObjectChange } from '../ports/object-store.js';
+import { ObjectSizes } from '../store/object-sizes.js';
 import { isResourceVersion, nextResourceVersion } from '../store/resource-version.js';
 import type { ChangeJournal, JournalContents, JournalRecord } from './change-journal.js';
 
@@ -42,6 +43,8 @@ export class ChangeLog {
   private readonly maxEntries: number;
   private readonly maxBytes: number;
   private readonly clock: Clock;
+  /** Each version's size, so a modification's previous version is not serialized a second time. */
+  private readonly sizes: ObjectSizes;
   /** The position of "nothing seen yet": what a list answers before any change. */
   private readonly origin: string;
   private readonly journal: ChangeJournal | undefined;
@@ -54,6 +57,7 @@ export class ChangeLog {
   constructor(source: ChangeSource, options: ChangeLogOptions = {}) {
     this.maxEntries = options.maxEntries ?? 10_000;
     this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    this.sizes = new ObjectSizes(this.maxEntries);
     this.clock = options.clock ?? systemClock;
     this.journal = options.journal;
     const kept = this.journal?.load();
@@ -125,7 +129,7 @@ export class ChangeLog {
   appendRecorded(changes: readonly Omit<JournalRecord, 'seq'>[]): void {
     for (const change of changes) {
       if (this.seqByVersion.has(change.object.metadata.resourceVersion)) continue;
-      const bytes = sizeOf(change.object) + (change.previous ? sizeOf(change.previous) : 0);
+      const bytes = this.sizes.bytesOf(change.object) + (change.previous ? this.sizes.bytesOf(change.previous) : 0);
       this.append({ ...change, seq: ++this.seq, bytes });
     }
   }
@@ -158,7 +162,7 @@ export class ChangeLog {
     this.evictedThrough = kept.evictedThrough;
     this.seq = kept.evictedThrough;
     for (const record of kept.records) {
-      this.add({ ...record, bytes: sizeOf(record.object) + (record.previous ? sizeOf(record.previous) : 0) });
+      this.add({ ...record, bytes: this.sizes.bytesOf(record.object) + (record.previous ? this.sizes.bytesOf(record.previous) : 0) });
       this.seq = record.seq;
     }
     this.evict();
@@ -179,12 +183,12 @@ export class ChangeLog {
       // A removal is a change of its own: it gets a resourceVersion no earlier event carried.
       const version = nextResourceVersion(this.clock.now(), change.oldObject.metadata.resourceVersion);
       const object = { ...change.oldObject, metadata: { ...change.oldObject.metadata, resourceVersion: version } };
-      return { seq: ++this.seq, type: 'DELETED', object, bytes: sizeOf(object) };
+      return { seq: ++this.seq, type: 'DELETED', object, bytes: this.sizes.bytesOf(object) };
     }
     if (!change.newObject) return undefined;
     const type = change.type === 'INSERT' ? 'ADDED' : 'MODIFIED';
     const previous = change.type === 'MODIFY' ? change.oldObject : undefined;
-    const bytes = sizeOf(change.newObject) + (previous ? sizeOf(previous) : 0);
+    const bytes = this.sizes.bytesOf(change.newObject) + (previous ? this.sizes.bytesOf(previous) : 0);
     return { seq: ++this.seq, type, object: change.newObject, ...(previous ? { previous } : {}), bytes };
   }
 
@@ -204,6 +208,3 @@ export function identity(object: StoredObject): string {
   return `${groupOf(object.apiVersion)}/${object.kind}/${object.metadata.namespace}/${object.metadata.name}/${object.metadata.uid}`;
 }
 
-function sizeOf(object: StoredObject): number {
-  return JSON.stringify(object).length;
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ObjectSizes } from '../../../bench/object-sizes.js';
+import { ObjectSizes } from '../../../shared/store/object-sizes.js';
 import type { KubeObject } from '../../../shared/contracts/object.js';
 
 function machine(resourceVersion: string | undefined, note: string, uid: string | null = 'u-1'): KubeObject {
@@ -43,5 +43,13 @@ describe('ObjectSizes', () => {
     sizes.bytesOf(machine(undefined, 'a'));
     sizes.bytesOf(machine('1', 'a', null));
     expect(sizes.size).toBe(0);
+  });
+
+  it('starts over past its bound, and measures right after', () => {
+    const sizes = new ObjectSizes(2);
+    for (const uid of ['u-1', 'u-2', 'u-3']) sizes.bytesOf(machine('1', uid, uid));
+    expect(sizes.size).toBe(1);
+    const again = machine('1', 'a longer body under the same version', 'u-1');
+    expect(sizes.bytesOf(again)).toBe(JSON.stringify(again).length);
   });
 });
