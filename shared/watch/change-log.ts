@@ -43,8 +43,12 @@ export class ChangeLog {
   private readonly maxEntries: number;
   private readonly maxBytes: number;
   private readonly clock: Clock;
-  /** Each version's size, so a modification's previous version is not serialized a second time. */
-  private readonly sizes: ObjectSizes;
+  /**
+   * Each object's last version's size, so a modification's previous version is not serialized a
+   * second time. Bounded by objects, not entries: an object's previous version may be older than
+   * the last maxEntries changes.
+   */
+  private readonly sizes = new ObjectSizes();
   /** The position of "nothing seen yet": what a list answers before any change. */
   private readonly origin: string;
   private readonly journal: ChangeJournal | undefined;
@@ -57,7 +61,6 @@ export class ChangeLog {
   constructor(source: ChangeSource, options: ChangeLogOptions = {}) {
     this.maxEntries = options.maxEntries ?? 10_000;
     this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
-    this.sizes = new ObjectSizes(this.maxEntries);
     this.clock = options.clock ?? systemClock;
     this.journal = options.journal;
     const kept = this.journal?.load();
