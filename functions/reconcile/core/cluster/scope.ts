@@ -1,4 +1,4 @@
-import { booleanAt, clone } from '../../../../shared/contracts/json.js';
+import { booleanAt, copyJson } from '../../../../shared/contracts/json.js';
 import type { StoredObject } from '../../../../shared/contracts/object.js';
 import type { FailureDomain } from '../../../../shared/contracts/providers/fields.js';
 import { readFailureDomains } from '../../../../shared/contracts/providers/fields.js';
@@ -26,7 +26,8 @@ export function createClusterScope(ctx: ReconcileContext, object: StoredObject):
     object,
     conditions: [],
     lookup: providerLookupOf(ctx),
-    desired: clone(object),
+    // The store's plain JSON: copyJson is its exact copy, several times faster than structuredClone.
+    desired: copyJson(object),
     infrastructureProvisioned: booleanAt(object, 'status', 'initialization', 'infrastructureProvisioned') === true,
     controlPlaneInitialized: booleanAt(object, 'status', 'initialization', 'controlPlaneInitialized') === true,
     failureDomains: readFailureDomains(object.status?.failureDomains),

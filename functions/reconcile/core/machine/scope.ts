@@ -1,4 +1,4 @@
-import { recordAt, stringAt, booleanAt, clone } from '../../../../shared/contracts/json.js';
+import { recordAt, stringAt, booleanAt, copyJson } from '../../../../shared/contracts/json.js';
 import type { StoredObject } from '../../../../shared/contracts/object.js';
 import type { MachineAddress } from '../../../../shared/contracts/providers/fields.js';
 import type { ProviderLookup } from '../../../../shared/contracts/providers/provider-lookup.js';
@@ -44,7 +44,8 @@ export function createMachineScope(ctx: ReconcileContext, object: StoredObject):
     conditions: [],
     lookup: providerLookupOf(ctx),
     workloadCluster: workloadClusterOf(ctx),
-    desired: clone(object),
+    // The store's plain JSON: copyJson is its exact copy, several times faster than structuredClone.
+    desired: copyJson(object),
     bootstrapDataSecretCreated: booleanAt(object, 'status', 'initialization', 'bootstrapDataSecretCreated') === true,
     infrastructureProvisioned: booleanAt(object, 'status', 'initialization', 'infrastructureProvisioned') === true,
     addresses: readAddresses(object.status?.addresses),
