@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CustomObjectsApi, type Informer, type KubernetesListObject, type KubernetesObject, KubeConfig, makeInformer, type ObjectCache } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readKubeconfigCredentials } from '../../local/data-dir.js';
 import { conditionsOf, findCondition } from '../../shared/contracts/conditions.js';
 import { isRecord, stringAt } from '../../shared/contracts/json.js';
@@ -25,12 +25,12 @@ const PATH = `/apis/cluster.x-k8s.io/v1beta2/namespaces/${NS}/clusters`;
 
 type ClusterObject = KubernetesObject & { status?: Record<string, unknown> };
 
-let dataDir: string;
+let dataDir: string | undefined;
 let port: number;
 let running: RunningCapless | undefined;
 let ca: string;
 let token: string;
-let informer: Informer<ClusterObject> & ObjectCache<ClusterObject>;
+let informer: (Informer<ClusterObject> & ObjectCache<ClusterObject>) | undefined;
 let stopped = false;
 /** `verb resourceVersion` of each informer callback, in order. */
 const seen: string[] = [];
@@ -75,6 +75,7 @@ function replay(resourceVersion: string): Promise<Array<{ type: string; resource
 }
 
 async function startProcess(): Promise<void> {
+  if (dataDir === undefined) throw new Error('no data directory: setUp() first');
   running = await startCaplessUp(dataDir, port);
   ca = await readFile(join(dataDir, 'serving.crt'), 'utf8');
   token = readKubeconfigCredentials(await readFile(join(dataDir, 'kubeconfig'), 'utf8')).token ?? '';
@@ -91,12 +92,23 @@ function isClusterObject(value: unknown): value is ClusterObject {
   return isRecord(value) && isRecord(value.metadata) && typeof value.metadata.name === 'string';
 }
 
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'capless-informer-restart-'));
+/**
+ * A fresh process, data directory and informer, with empty records: each attempt of the test
+ * (vitest retries it once in CI) starts from nothing, so a retry creates the Cluster anew instead
+ * of finding the last attempt's.
+ */
+async function setUp(): Promise<void> {
+  await tearDown();
+  seen.length = 0;
+  errors.length = 0;
+  listedAt.length = 0;
+  stopped = false;
+  const dir = await mkdtemp(join(tmpdir(), 'capless-informer-restart-'));
+  dataDir = dir;
   port = await freePort();
   await startProcess();
   const config = new KubeConfig();
-  config.loadFromFile(join(dataDir, 'kubeconfig'));
+  config.loadFromFile(join(dir, 'kubeconfig'));
   const custom = config.makeApiClient(CustomObjectsApi);
   const list = async (): Promise<KubernetesListObject<ClusterObject>> => {
     const body: unknown = await custom.listNamespacedCustomObject({ group: 'cluster.x-k8s.io', version: 'v1beta2', namespace: NS, plural: 'clusters' });
@@ -105,25 +117,31 @@ beforeAll(async () => {
     listedAt.push(resourceVersion);
     return { metadata: { resourceVersion }, items: body.items.filter(isClusterObject) };
   };
-  informer = makeInformer(config, PATH, list);
+  const started = makeInformer(config, PATH, list);
+  informer = started;
   for (const verb of ['add', 'update', 'delete'] as const) {
-    informer.on(verb, (object) => seen.push(`${verb} ${object.metadata?.resourceVersion ?? ''}`));
+    started.on(verb, (object) => seen.push(`${verb} ${object.metadata?.resourceVersion ?? ''}`));
   }
   // What an informer's owner does on an error (the server went away): start again a moment later.
   // start() keeps the informer's resourceVersion: it watches from there and lists only after a 410.
-  informer.on('error', (error) => {
+  started.on('error', (error) => {
     errors.push(error);
-    if (!stopped) setTimeout(() => void informer.start(), 200);
+    if (!stopped && informer === started) setTimeout(() => void started.start(), 200);
   });
-  await informer.start();
-});
+  await started.start();
+}
 
-afterAll(async () => {
+async function tearDown(): Promise<void> {
   stopped = true;
   await informer?.stop();
+  informer = undefined;
   running?.child.kill('SIGKILL');
+  running = undefined;
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
+  dataDir = undefined;
+}
+
+afterAll(tearDown);
 
 /** What the informer's callbacks should have been for a run of watch events on one object. */
 function expectedCallbacks(events: Array<{ type: string; resourceVersion: string }>): string[] {
@@ -132,10 +150,11 @@ function expectedCallbacks(events: Array<{ type: string; resourceVersion: string
 
 describe('a client-node informer across a restart of capless up (a real process)', () => {
   it("sees every change of a cluster's lifecycle in order, then resumes after a restart without a re-list", async () => {
+    await setUp();
     const api = new RestClient(`https://127.0.0.1:${port}`, token, send);
     for (const object of lifecycleCluster(CLUSTER, { namespace: NS, controlPlaneReplicas: 1, workerReplicas: 1 })) await api.mustCreate(object);
     await eventually('the informer to see the Cluster Available', async (report) => {
-      const cached = informer.get(CLUSTER, NS);
+      const cached = informer?.get(CLUSTER, NS);
       report(cached?.status);
       return findCondition(conditionsOf(cached?.status), 'Available')?.status === 'True' ? true : undefined;
     });
@@ -146,7 +165,7 @@ describe('a client-node informer across a restart of capless up (a real process)
     const restarted = new RestClient(`https://127.0.0.1:${port}`, token, send);
     const patched = await restarted.mergePatch(CORE_V1BETA2, 'Cluster', NS, CLUSTER, { metadata: { labels: { restarted: 'yes' } } });
     await eventually('the informer to hold the version patched after the restart', async (report) => {
-      const cached = informer.get(CLUSTER, NS);
+      const cached = informer?.get(CLUSTER, NS);
       report({ version: cached?.metadata?.resourceVersion, errors: errors.length });
       return cached?.metadata?.resourceVersion === patched.metadata.resourceVersion ? true : undefined;
     });
