@@ -3,13 +3,13 @@ import { deepEqual, valueAt } from '../../../shared/contracts/json.js';
 import type { StoredObject } from '../../../shared/contracts/object.js';
 import type { ObjectChange } from '../../../shared/ports/object-store.js';
 import type { Watch } from '../engine/skeleton/types.js';
-import { conditionOfPath, EVERY_CONDITION } from '../engine/skeleton/watch-fields.js';
+import { conditionOfPath, EVERY_CONDITION, valueTestOfPath } from '../engine/skeleton/watch-fields.js';
 
 /**
  * A watch with `on` passes only those change types; one with `changes` passes a MODIFY only when
  * one of its field paths differs; a condition path (`conditionPath`) compares that condition's
  * status, or whether it has the reason the path names; `EVERY_CONDITION_STATUS` compares the
- * status of every condition.
+ * status of every condition; a value path (`valueIsPath`) compares whether the field has that value.
  */
 export function watchedFieldsChanged(watch: Watch, change: ObjectChange): boolean {
   if (watch.on && !watch.on.includes(change.type)) return false;
@@ -20,6 +20,8 @@ export function watchedFieldsChanged(watch: Watch, change: ObjectChange): boolea
 function fieldChanged(path: string, before: StoredObject | undefined, after: StoredObject | undefined): boolean {
   const condition = conditionOfPath(path);
   if (condition) return conditionGist(before, condition) !== conditionGist(after, condition);
+  const test = valueTestOfPath(path);
+  if (test) return (valueAt(before, ...test.segments) === test.value) !== (valueAt(after, ...test.segments) === test.value);
   const segments = path.split('.');
   return !deepEqual(valueAt(before, ...segments), valueAt(after, ...segments));
 }

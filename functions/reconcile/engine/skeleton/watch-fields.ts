@@ -44,3 +44,24 @@ export function conditionOfPath(path: string): { type: string; reason?: string }
   if (match[1] === EVERY_CONDITION && match[2] !== undefined) return undefined;
   return match[2] === undefined ? { type: match[1] } : { type: match[1], reason: match[2] };
 }
+
+const VALUE_PATH = /^([A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*)=([A-Za-z0-9]+)$/;
+
+/**
+ * A `changes` path for a watcher that reads a field only as "is it this value": `status.phase=Running`
+ * passes when the field becomes or stops being `Running`, not when it moves between other values
+ * (a control plane reads its Machines' phase only as Running or not; Pending → Provisioning →
+ * Provisioned tells it nothing).
+ */
+export function valueIsPath(path: string, value: string): string {
+  const built = `${path}=${value}`;
+  if (!VALUE_PATH.test(built)) throw new Error(`not a field path and value: ${built}`);
+  return built;
+}
+
+/** The field and value a `changes` path compares with, or undefined for any other path. */
+export function valueTestOfPath(path: string): { segments: string[]; value: string } | undefined {
+  const match = VALUE_PATH.exec(path);
+  if (!match?.[1] || match[2] === undefined) return undefined;
+  return { segments: match[1].split('.'), value: match[2] };
+}

@@ -12,7 +12,7 @@ import {
   resolveCluster,
 } from './phases.js';
 import { remediateControlPlane } from './remediation.js';
-import { conditionPath } from '../../engine/skeleton/watch-fields.js';
+import { conditionPath, valueIsPath } from '../../engine/skeleton/watch-fields.js';
 import { CONDITION_NODE_HEALTHY } from '../../core/machine/status.js';
 import { CONDITION_HEALTH_CHECK_SUCCEEDED, CONDITION_OWNER_REMEDIATED } from '../../core/machinehealthcheck/well-known.js';
 import { type KcpScope, createKcpScope } from './scope.js';
@@ -23,7 +23,7 @@ export const KCP_FINALIZER = 'kubeadm.controlplane.cluster.x-k8s.io';
 /**
  * What a KubeadmControlPlane reads of its Machines (machine-facts.ts, remediation.ts,
  * orphaned-parts.ts): the spec it compares with its own (version, failure domain, the parts it
- * named), whether the node joined (nodeRef, phase), the health and remediation marks by status,
+ * named), whether the node joined (nodeRef, or phase Running: machineReady), the health and remediation marks by status,
  * and metadata. Not a Machine's progress through its other conditions' reasons, its providerID or
  * its bootstrap data secret.
  */
@@ -33,7 +33,7 @@ export const MACHINE_CHANGES_A_CONTROL_PLANE_READS: readonly string[] = [
   'spec.infrastructureRef',
   'spec.bootstrap.configRef',
   'status.nodeRef',
-  'status.phase',
+  valueIsPath('status.phase', 'Running'),
   ...[CONDITION_HEALTH_CHECK_SUCCEEDED, CONDITION_NODE_HEALTHY, CONDITION_OWNER_REMEDIATED].map((type) => conditionPath(type)),
   'metadata.labels',
   'metadata.annotations',

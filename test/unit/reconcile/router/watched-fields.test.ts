@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { watchedFieldsChanged } from '../../../../functions/reconcile/router/watched-fields.js';
 import type { Watch } from '../../../../functions/reconcile/engine/skeleton/types.js';
-import { conditionOfPath, conditionPath, EVERY_CONDITION_STATUS } from '../../../../functions/reconcile/engine/skeleton/watch-fields.js';
+import { conditionOfPath, conditionPath, EVERY_CONDITION_STATUS, valueIsPath, valueTestOfPath } from '../../../../functions/reconcile/engine/skeleton/watch-fields.js';
 import type { ObjectChange } from '../../../../shared/ports/object-store.js';
 import type { StoredObject } from '../../../../shared/contracts/object.js';
 
@@ -86,5 +86,37 @@ describe('condition paths in `changes`', () => {
     ['spec.conditions[Ready]', undefined],
   ])('reads %s as %j', (path, expected) => {
     expect(conditionOfPath(path)).toEqual(expected);
+  });
+});
+
+describe('value paths in `changes`', () => {
+  const phased = (phase?: string) => machine({}, phase === undefined ? {} : { phase });
+  const modify = (before: StoredObject, after: StoredObject): ObjectChange => ({ type: 'MODIFY', oldObject: before, newObject: after });
+  const running: Watch = { ...watch, changes: [valueIsPath('status.phase', 'Running')] };
+
+  it.each<[string, ObjectChange, boolean]>([
+    ['the field took the value', modify(phased('Provisioned'), phased('Running')), true],
+    ['the field left the value', modify(phased('Running'), phased('Deleting')), true],
+    ['the field appeared with the value', modify(phased(), phased('Running')), true],
+    ['the field went while it had the value', modify(phased('Running'), phased()), true],
+    ['the field moved between other values', modify(phased('Pending'), phased('Provisioning')), false],
+    ['the field appeared with another value', modify(phased(), phased('Pending')), false],
+    ['nothing changed', modify(phased('Running'), phased('Running')), false],
+  ])('%s → %s', (_name, change, expected) => {
+    expect(watchedFieldsChanged(running, change)).toBe(expected);
+  });
+
+  it.each<[string, { segments: string[]; value: string } | undefined]>([
+    [valueIsPath('status.phase', 'Running'), { segments: ['status', 'phase'], value: 'Running' }],
+    ['status.phase', undefined],
+    ['status.phase=', undefined],
+    [conditionPath('Ready', 'Gone'), undefined],
+    ['status..phase=Running', undefined],
+  ])('reads %s as %j', (path, expected) => {
+    expect(valueTestOfPath(path)).toEqual(expected);
+  });
+
+  it('refuses to build a path that would not read back', () => {
+    expect(() => valueIsPath('status.conditions[Ready]', 'True')).toThrow(/not a field path and value/);
   });
 });
