@@ -23,9 +23,9 @@ export const KCP_FINALIZER = 'kubeadm.controlplane.cluster.x-k8s.io';
 /**
  * What a KubeadmControlPlane reads of its Machines (machine-facts.ts, remediation.ts,
  * orphaned-parts.ts): the spec it compares with its own (version, failure domain, the parts it
- * named), whether the node joined (nodeRef, or phase Running: machineReady), the health and remediation marks by status,
- * and metadata. Not a Machine's progress through its other conditions' reasons, its providerID or
- * its bootstrap data secret.
+ * named), whether the node joined (nodeRef, or the phase Running: machineReady), the health and
+ * remediation marks by status, and metadata. Not a Machine's progress through its other phases,
+ * its other conditions' reasons, its providerID or its bootstrap data secret.
  */
 export const MACHINE_CHANGES_A_CONTROL_PLANE_READS: readonly string[] = [
   'spec.version',
