@@ -21,9 +21,15 @@ function fieldChanged(path: string, before: StoredObject | undefined, after: Sto
   const condition = conditionOfPath(path);
   if (condition) return conditionGist(before, condition) !== conditionGist(after, condition);
   const test = valueTestOfPath(path);
-  if (test) return (valueAt(before, ...test.segments) === test.value) !== (valueAt(after, ...test.segments) === test.value);
+  if (test) return hasValue(before, test) !== hasValue(after, test);
   const segments = path.split('.');
   return !deepEqual(valueAt(before, ...segments), valueAt(after, ...segments));
+}
+
+/** Whether the field holds the value: a string, number or boolean written as that text (`replicas=3` is the number 3). */
+function hasValue(object: StoredObject | undefined, test: { segments: string[]; value: string }): boolean {
+  const value = valueAt(object, ...test.segments);
+  return (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') && String(value) === test.value;
 }
 
 /** What a condition path compares: the condition's status, whether it has the named reason, or every condition's status. */

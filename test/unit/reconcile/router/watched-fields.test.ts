@@ -106,6 +106,14 @@ describe('value paths in `changes`', () => {
     expect(watchedFieldsChanged(running, change)).toBe(expected);
   });
 
+  it.each<[string, string, ObjectChange, boolean]>([
+    ['a number took the value', valueIsPath('spec.replicas', '3'), modify(machine({ replicas: 2 }), machine({ replicas: 3 })), true],
+    ['a boolean left the value', valueIsPath('spec.paused', 'true'), modify(machine({ paused: true }), machine({ paused: false })), true],
+    ['an object at the path is no value', valueIsPath('spec.replicas', '3'), modify(machine({ replicas: { n: 3 } }), machine({ replicas: { n: 4 } })), false],
+  ])('%s: %s', (_name, path, change, expected) => {
+    expect(watchedFieldsChanged({ ...watch, changes: [path] }, change)).toBe(expected);
+  });
+
   it.each<[string, { segments: string[]; value: string } | undefined]>([
     [valueIsPath('status.phase', 'Running'), { segments: ['status', 'phase'], value: 'Running' }],
     ['status.phase', undefined],
