@@ -87,6 +87,7 @@ export const BUILTIN_KINDS: readonly KindInfo[] = [
 export class KindRegistry {
   private readonly byGroupKind = new Map<string, KindInfo>();
   private readonly byPlural = new Map<string, KindInfo>();
+  private added = 0;
 
   constructor(kinds: readonly KindInfo[] = BUILTIN_KINDS) {
     for (const info of kinds) this.add(info);
@@ -95,6 +96,12 @@ export class KindRegistry {
   add(info: KindInfo): void {
     this.byGroupKind.set(`${info.group}/${info.kind}`, info);
     this.byPlural.set(`${info.group}/${info.plural}`, info);
+    this.added++;
+  }
+
+  /** Moves with every `add`: what is derived from the kinds (an OpenAPI document) is current while it holds. */
+  get revision(): number {
+    return this.added;
   }
 
   get(group: string, kindName: string): KindInfo | undefined {

@@ -1,7 +1,7 @@
-import { openApiV2Document } from '../../../shared/contracts/openapi-v2/document.js';
+import { openApiV2Document, type SwaggerDocument } from '../../../shared/contracts/openapi-v2/document.js';
 import { encodeSwaggerDocument } from '../../../shared/contracts/openapi-v2/gnostic-protobuf.js';
 import { openApiV3ForGroupVersion } from '../../../shared/contracts/openapi.js';
-import { type ApiResponse, jsonResponse } from '../http.js';
+import type { ApiResponse } from '../http.js';
 import type { KindInfo, KindRegistry } from '../../../shared/contracts/kinds.js';
 
 /**
@@ -76,9 +76,33 @@ function groupVersionDocument(gvPath: string, served: Array<{ info: KindInfo; ve
  * `openapi_v2.Document`; other clients get JSON.
  */
 export function openApiV2(kinds: KindRegistry, acceptHeader: string | undefined): ApiResponse {
-  const document = openApiV2Document(kinds);
+  const served = servedV2Of(kinds);
   if ((acceptHeader ?? '').includes('protobuf')) {
-    return { status: 200, headers: { 'content-type': 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf' }, body: '', bytes: encodeSwaggerDocument(document) };
+    served.protobuf ??= encodeSwaggerDocument(served.document);
+    return { status: 200, headers: { 'content-type': 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf' }, body: '', bytes: served.protobuf };
   }
-  return jsonResponse(200, document);
+  served.json ??= JSON.stringify(served.document);
+  return { status: 200, headers: { 'content-type': 'application/json' }, body: served.json };
+}
+
+interface ServedV2 {
+  revision: number;
+  document: SwaggerDocument;
+  json?: string;
+  protobuf?: Uint8Array;
+}
+
+/**
+ * The v2 document and its encodings, built once per registry revision: every kubectl before 1.27
+ * asks for it on each `explain` or validating `apply`, and building and encoding it took 60–80 ms
+ * (`.scratch/openapi-time.mts`). A kind added later makes a new one.
+ */
+const servedV2 = new WeakMap<KindRegistry, ServedV2>();
+
+function servedV2Of(kinds: KindRegistry): ServedV2 {
+  const known = servedV2.get(kinds);
+  if (known?.revision === kinds.revision) return known;
+  const built: ServedV2 = { revision: kinds.revision, document: openApiV2Document(kinds) };
+  servedV2.set(kinds, built);
+  return built;
 }

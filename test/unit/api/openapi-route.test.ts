@@ -72,3 +72,35 @@ describe('OpenAPI v2 served by the API', () => {
     expect(new Uint8Array(Buffer.concat(chunks))).toEqual(response.bytes);
   });
 });
+
+describe('OpenAPI v2, built once per set of kinds', () => {
+  const protobuf = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
+  const widget = { group: 'example.com', kind: 'Widget', plural: 'widgets', versions: ['v1'], namespaced: true, statusSubresource: true };
+
+  it.each([['application/json'], [protobuf]])('a kind added after a request (%s) is in the next answer, and the earlier kinds stay', async (accept) => {
+    const deps = memoryApiDeps({ kinds: new KindRegistry() });
+    const get = () => handleApiRequest({ method: 'GET', path: '/openapi/v2', query: new URLSearchParams(), headers: { accept }, body: '' }, deps);
+    const first = await get();
+    const again = await get();
+    expect(again).toEqual(first);
+    // Encoded once: the same bytes are handed out while the kinds stay.
+    if (accept === protobuf) expect(again.bytes).toBe(first.bytes);
+    deps.kinds.add(widget);
+    const second = await get();
+    const expected = openApiV2Document(deps.kinds);
+    expect(expected.definitions['com.example.v1.Widget']).toBeDefined();
+    if (accept === protobuf) expect(second.bytes).toEqual(encodeSwaggerDocument(expected));
+    else expect(JSON.parse(second.body)).toEqual(expected);
+    expect(second).not.toEqual(first);
+  });
+
+  it('two sets of kinds each get their own document', async () => {
+    const plain = memoryApiDeps({ kinds: new KindRegistry() });
+    const extended = memoryApiDeps({ kinds: new KindRegistry() });
+    extended.kinds.add(widget);
+    const get = (deps: typeof plain) => handleApiRequest({ method: 'GET', path: '/openapi/v2', query: new URLSearchParams(), headers: { accept: 'application/json' }, body: '' }, deps);
+    const [a, b] = [await get(plain), await get(extended)];
+    expect(JSON.parse(a.body).definitions['com.example.v1.Widget']).toBeUndefined();
+    expect(JSON.parse(b.body).definitions['com.example.v1.Widget']).toBeDefined();
+  });
+});
