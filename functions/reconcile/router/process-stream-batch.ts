@@ -5,6 +5,7 @@ import type { WatchLog } from '../../../shared/ports/watch-log.js';
 import type { WorkQueue } from '../../../shared/ports/work-queue.js';
 import { watchLogRecordFor } from '../../../shared/watch/watch-log-record.js';
 import type { ReconcilerRegistry } from '../engine/registry.js';
+import { batchLookup } from './batch-lookup.js';
 import { type ReferrerLookup, routeChange } from './route-change.js';
 
 export interface StreamBatchDeps {
@@ -24,15 +25,17 @@ export interface StreamBatchDeps {
  * at the first that fails, the rest are left for Lambda's retry, which resumes from the
  * reported sequence number (partial batch response for streams). Non-object items (work
  * records, owner edges) decode to nothing and are skipped. Each routed change is then recorded in
- * the watch log, when there is one.
+ * the watch log, when there is one. The batch's changes share their lookups (batchLookup): a
+ * cluster's many writes in one batch look for its watchers once.
  */
 export async function processStreamBatch(event: DynamoDBStreamEvent, deps: StreamBatchDeps): Promise<DynamoDBBatchResponse> {
   const logger = deps.logger ?? silentLogger;
+  const lookup = batchLookup(deps.lookup);
   for (const record of event.Records) {
     try {
       const change = deps.decode(record);
       if (!change) continue;
-      const requests = await routeChange(change, deps.registry, deps.lookup);
+      const requests = await routeChange(change, deps.registry, lookup);
       if (requests.length > 0) await deps.queue.enqueueMany(requests);
       // Last, so a retried record is recorded again only when recording it failed (a removal gets a fresh version each time).
       const logged = deps.watchLog ? watchLogRecordFor(change, deps.now?.() ?? new Date()) : undefined;
