@@ -14,7 +14,7 @@ import { ObjectSizes } from '../shared/store/object-sizes.js';
 export interface StoreCounts {
   /** get, list, listByCluster, listByOwner calls. */
   reads: number;
-  /** create, update, updateStatus, delete calls. */
+  /** create, update, updateStatus, updateWithStatus, delete calls. */
   writes: number;
   /** Estimated read request units: ceil(bytes returned / 4 KB), at least 1 per call. */
   readUnits: number;
@@ -93,6 +93,11 @@ export class CountingStore implements ObjectStore, ChangeSource {
   updateStatus(obj: KubeObject): Promise<StoredObject> {
     this.wrote(obj);
     return this.inner.updateStatus(obj);
+  }
+
+  updateWithStatus(obj: KubeObject): Promise<StoredObject> {
+    this.wrote(obj);
+    return this.inner.updateWithStatus(obj);
   }
 
   async delete(key: ObjectKey, options?: DeleteOptions): Promise<DeleteResult> {

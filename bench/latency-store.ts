@@ -23,6 +23,9 @@ export class LatencyStore implements ObjectStore {
   updateStatus(obj: KubeObject): Promise<StoredObject> {
     return this.after(() => this.inner.updateStatus(obj));
   }
+  updateWithStatus(obj: KubeObject): Promise<StoredObject> {
+    return this.after(() => this.inner.updateWithStatus(obj));
+  }
   delete(key: ObjectKey, options?: DeleteOptions): Promise<DeleteResult> {
     return this.after(() => this.inner.delete(key, options));
   }

@@ -49,6 +49,9 @@ export class FaultyStore implements ObjectStore {
   updateStatus(obj: KubeObject): Promise<StoredObject> {
     return this.write('updateStatus', () => this.inner.updateStatus(obj));
   }
+  updateWithStatus(obj: KubeObject): Promise<StoredObject> {
+    return this.write('updateWithStatus', () => this.inner.updateWithStatus(obj));
+  }
   delete(key: ObjectKey, options?: DeleteOptions): Promise<DeleteResult> {
     return this.write('delete', () => this.inner.delete(key, options));
   }

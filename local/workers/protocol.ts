@@ -43,7 +43,7 @@ const outcomeSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('terminal'), reason: z.string(), error: z.string() }),
 ]);
 
-export const STORE_METHODS = ['create', 'get', 'update', 'updateStatus', 'delete', 'list', 'listByCluster', 'listByOwner'] as const;
+export const STORE_METHODS = ['create', 'get', 'update', 'updateStatus', 'updateWithStatus', 'delete', 'list', 'listByCluster', 'listByOwner'] as const;
 export type StoreMethod = (typeof STORE_METHODS)[number];
 
 /** An error as it crosses a thread: its class name and what the API and retry logic read off it. */
@@ -89,6 +89,7 @@ export const storeResultSchemas = {
   get: storedObjectSchema.optional(),
   update: storedObjectSchema,
   updateStatus: storedObjectSchema,
+  updateWithStatus: storedObjectSchema,
   delete: z.object({ object: storedObjectSchema, removed: z.boolean() }),
   list: z.object({ items: z.array(storedObjectSchema), continue: z.string().optional() }),
   listByCluster: z.array(storedObjectSchema),

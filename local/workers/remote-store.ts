@@ -54,6 +54,9 @@ export class RemoteObjectStore implements ObjectStore {
   updateStatus(obj: KubeObject): Promise<StoredObject> {
     return this.call('updateStatus', [obj]);
   }
+  updateWithStatus(obj: KubeObject): Promise<StoredObject> {
+    return this.call('updateWithStatus', [obj]);
+  }
   delete(key: ObjectKey, options?: DeleteOptions): Promise<DeleteResult> {
     return this.call('delete', options ? [key, options] : [key]);
   }

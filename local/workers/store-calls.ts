@@ -22,6 +22,7 @@ const argSchemas = {
   get: z.tuple([key]),
   update: z.tuple([object]),
   updateStatus: z.tuple([object]),
+  updateWithStatus: z.tuple([object]),
   delete: z.union([z.tuple([key]), z.tuple([key, deleteOptions])]),
   list: z.tuple([listQuery]),
   listByCluster: z.union([z.tuple([z.string(), z.string()]), z.tuple([z.string(), z.string(), groupKind])]),
@@ -39,6 +40,8 @@ export async function callStore(store: ObjectStore, method: StoreMethod, args: u
       return store.update(...argSchemas.update.parse(args));
     case 'updateStatus':
       return store.updateStatus(...argSchemas.updateStatus.parse(args));
+    case 'updateWithStatus':
+      return store.updateWithStatus(...argSchemas.updateWithStatus.parse(args));
     case 'delete': {
       const [k, options] = argSchemas.delete.parse(args);
       return store.delete(k, options ? stripUndefined(options) : undefined);

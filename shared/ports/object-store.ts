@@ -46,7 +46,8 @@ export interface DeleteResult {
  *
  * - create assigns uid, resourceVersion, generation 1, creationTimestamp; AlreadyExistsError on a duplicate.
  * - update and updateStatus are conditional on metadata.resourceVersion: a stale one throws
- *   ConflictError and changes nothing. update ignores `status`; updateStatus changes only `status`.
+ *   ConflictError and changes nothing. update ignores `status`; updateStatus changes only `status`;
+ *   updateWithStatus is update and updateStatus in one write (one change, one resourceVersion).
  *   generation is bumped only when `spec` (or, for Secrets, `data`) changes.
  * - an update that leaves a deleting object with no finalizers removes it.
  * - delete sets deletionTimestamp when finalizers remain, else removes; removal garbage-collects
@@ -58,6 +59,12 @@ export interface ObjectStore {
   get(key: ObjectKey): Promise<StoredObject | undefined>;
   update(obj: KubeObject): Promise<StoredObject>;
   updateStatus(obj: KubeObject): Promise<StoredObject>;
+  /**
+   * Metadata, spec and status in one conditional write: what a reconciler that changed its own
+   * object's spec and status in one run writes (Cluster API's patch helper sends those as two
+   * patches; one item write here). Not an API verb: the API keeps status a subresource.
+   */
+  updateWithStatus(obj: KubeObject): Promise<StoredObject>;
   delete(key: ObjectKey, options?: DeleteOptions): Promise<DeleteResult>;
   list(query: ListQuery): Promise<ListResult>;
   /**

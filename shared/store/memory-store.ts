@@ -21,7 +21,7 @@ import { IndexedObjects } from './memory-indexes.js';
 import { matchesLabelSelector } from './label-selector.js';
 import { compareByNamespaceAndName, pageOf } from './list-page.js';
 import type { ObjectJournal } from './object-journal.js';
-import { alreadyExists, notFound, planDelete, prepareCreate, prepareStatusUpdate, prepareUpdate } from './prepare-write.js';
+import { alreadyExists, notFound, planDelete, prepareCreate, prepareStatusUpdate, prepareUpdate, type StatusSource } from './prepare-write.js';
 
 export interface MemoryObjectStoreOptions {
   clock?: Clock;
@@ -72,9 +72,17 @@ export class MemoryObjectStore implements ObjectStore, ChangeSource {
     return found && this.copy(found);
   }
 
-  async update(obj: KubeObject): Promise<StoredObject> {
+  update(obj: KubeObject): Promise<StoredObject> {
+    return this.write(obj, 'stored');
+  }
+
+  updateWithStatus(obj: KubeObject): Promise<StoredObject> {
+    return this.write(obj, 'request');
+  }
+
+  private async write(obj: KubeObject, status: StatusSource): Promise<StoredObject> {
     const stored = this.stored(keyOf(obj));
-    const plan = prepareUpdate(stored, obj, this.clock.now());
+    const plan = prepareUpdate(stored, obj, this.clock.now(), status);
     if (plan.action === 'write') {
       this.put(plan.object);
       this.emit({ type: 'MODIFY', oldObject: stored, newObject: plan.object });

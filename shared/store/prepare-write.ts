@@ -46,12 +46,16 @@ export function prepareCreate(obj: KubeObject, now: Date): StoredObject {
 
 export type UpdatePlan = { action: 'write'; object: StoredObject } | { action: 'remove'; object: StoredObject };
 
+/** Whether an update takes `status` from the request too (updateWithStatus) or keeps the stored one (update). */
+export type StatusSource = 'stored' | 'request';
+
 /**
  * update: takes everything but `status` from the request, keeps status and immutable metadata
  * from the stored copy, bumps generation when spec (data) changed. A deleting object left with
- * no finalizers is removed instead of written.
+ * no finalizers is removed instead of written. updateWithStatus (`status: 'request'`) is the same
+ * write with the request's status in it.
  */
-export function prepareUpdate(stored: StoredObject, incoming: KubeObject, now: Date): UpdatePlan {
+export function prepareUpdate(stored: StoredObject, incoming: KubeObject, now: Date, status: StatusSource = 'stored'): UpdatePlan {
   assertCurrentVersion(stored, incoming);
   assertValidNames(incoming.kind, incoming.metadata.name, stored.metadata.namespace);
   if (isDeleting(stored)) assertNoNewFinalizers(stored, incoming);
@@ -64,7 +68,7 @@ export function prepareUpdate(stored: StoredObject, incoming: KubeObject, now: D
       generation,
       resourceVersion: nextResourceVersion(now, stored.metadata.resourceVersion),
     },
-    status: stored.status,
+    status: status === 'request' ? incoming.status : stored.status,
   });
   const finalizersLeft = (object.metadata.finalizers ?? []).length;
   return isDeleting(object) && finalizersLeft === 0 ? { action: 'remove', object } : { action: 'write', object };

@@ -296,6 +296,67 @@ export function describeObjectStoreConformance(name: string, makeStore: () => Pr
       }, CONTENTION_TIMEOUT_MS);
     });
 
+    describe('updateWithStatus: metadata, spec and status in one write', () => {
+      it.each([
+        { what: 'spec, labels and status', spec: { version: 'v2' }, labels: { a: 'b' }, generation: 2 },
+        { what: 'labels and status, same spec', spec: { version: 'v1.31.0' }, labels: { a: 'b' }, generation: 1 },
+        { what: 'status only', spec: { version: 'v1.31.0' }, labels: undefined, generation: 1 },
+      ])('writes $what as one MODIFY, generation $generation', async ({ spec, labels, generation }) => {
+        const created = await store.create(machine('m1'));
+        const running = await store.updateStatus({ ...created, status: { phase: 'Pending' } });
+        const changes: ObjectChange[] = [];
+        const stop = store.onChange((change) => changes.push(change));
+        const written = await store.updateWithStatus({
+          ...running,
+          metadata: { ...running.metadata, ...(labels ? { labels } : {}), uid: 'forged' },
+          spec,
+          status: { phase: 'Running', nodeRef: { name: 'n1' } },
+        });
+        stop();
+        expect(written.spec).toEqual(spec);
+        expect(written.metadata.labels).toEqual(labels);
+        expect(written.status).toEqual({ phase: 'Running', nodeRef: { name: 'n1' } });
+        expect(written.metadata.generation).toBe(generation);
+        expect(written.metadata.uid).toBe(created.metadata.uid);
+        expect(written.metadata.resourceVersion).not.toBe(running.metadata.resourceVersion);
+        expect(await store.get(machineKey('m1'))).toEqual(written);
+        expect(changes).toEqual([{ type: 'MODIFY', oldObject: running, newObject: written }]);
+      });
+
+      it.each([
+        { what: 'a stale resourceVersion', error: ConflictError, stale: true },
+        { what: 'a removed object', error: NotFoundError, stale: false },
+      ])('refuses $what and changes nothing', async ({ error, stale }) => {
+        const created = await store.create(machine('m1'));
+        const current = stale ? await store.updateStatus({ ...created, status: { phase: 'A' } }) : undefined;
+        if (!stale) await store.delete(machineKey('m1'));
+        const attempt = store.updateWithStatus({ ...created, spec: { version: 'v2' }, status: { phase: 'B' } });
+        expect(await caught(attempt)).toBeInstanceOf(error);
+        expect(await store.get(machineKey('m1'))).toEqual(current);
+      });
+
+      it('removes a deleting object whose last finalizer it drops, as update does', async () => {
+        const created = await store.create(machine('m1', { finalizers: ['f.io/x'] }));
+        const { object: deleting } = await store.delete(machineKey('m1'));
+        const changes: ObjectChange[] = [];
+        const stop = store.onChange((change) => changes.push(change));
+        await store.updateWithStatus({ ...deleting, metadata: { ...deleting.metadata, finalizers: [] }, status: { phase: 'Deleted' } });
+        stop();
+        expect(await store.get(keyOf(created))).toBeUndefined();
+        expect(changes.map((c) => c.type)).toEqual(['REMOVE']);
+      });
+
+      it('refuses a new finalizer on a deleting object (InvalidError on metadata.finalizers)', async () => {
+        await store.create(machine('m1', { finalizers: ['f.io/x'] }));
+        const { object: deleting } = await store.delete(machineKey('m1'));
+        const finalizers = ['f.io/x', 'f.io/late'];
+        const error = await caught(store.updateWithStatus({ ...deleting, metadata: { ...deleting.metadata, finalizers }, status: {} }));
+        expect(error).toBeInstanceOf(InvalidError);
+        expect(error instanceof ApiError ? error.causes.map((c) => c.field) : []).toContain('metadata.finalizers');
+        expect(await store.get(machineKey('m1'))).toEqual(deleting);
+      });
+    });
+
     describe('delete and finalizers', () => {
       it('removes an object without finalizers', async () => {
         const created = await store.create(machine('m1'));

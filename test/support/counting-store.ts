@@ -35,6 +35,10 @@ export class CountingStore implements ObjectStore {
     this.wrote(obj.kind);
     return this.inner.updateStatus(obj);
   }
+  updateWithStatus(obj: KubeObject): Promise<StoredObject> {
+    this.wrote(obj.kind);
+    return this.inner.updateWithStatus(obj);
+  }
   delete(key: ObjectKey, options?: DeleteOptions): Promise<DeleteResult> {
     this.wrote(key.kind);
     return this.inner.delete(key, options);

@@ -113,6 +113,9 @@ export class FaultyStore implements ObjectStore {
   updateStatus(obj: KubeObject): Promise<StoredObject> {
     return this.plan.around('store.updateStatus', () => this.inner.updateStatus(obj));
   }
+  updateWithStatus(obj: KubeObject): Promise<StoredObject> {
+    return this.plan.around('store.updateWithStatus', () => this.inner.updateWithStatus(obj));
+  }
   delete(key: ObjectKey, options?: DeleteOptions): Promise<DeleteResult> {
     return this.plan.around('store.delete', () => this.inner.delete(key, options));
   }

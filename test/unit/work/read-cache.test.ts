@@ -33,6 +33,7 @@ function counted(inner: ObjectStore) {
     create: (o) => write(() => inner.create(o)),
     update: (o) => write(() => inner.update(o)),
     updateStatus: (o) => write(() => inner.updateStatus(o)),
+    updateWithStatus: (o) => write(() => inner.updateWithStatus(o)),
     delete: (k, o) => write(() => inner.delete(k, o)),
   };
   return { store, calls };

@@ -42,6 +42,11 @@ export class ObservingStore implements ObjectStore {
     this.seen(stored);
     return stored;
   }
+  async updateWithStatus(obj: Parameters<ObjectStore['updateWithStatus']>[0]) {
+    const stored = await this.inner.updateWithStatus(obj);
+    this.seen(stored);
+    return stored;
+  }
   delete(...args: Parameters<ObjectStore['delete']>) {
     return this.inner.delete(...args);
   }

@@ -76,6 +76,10 @@ export class ReconcileReadCache implements ObjectStore {
     return this.write(keyOf(obj), () => this.inner.updateStatus(obj));
   }
 
+  updateWithStatus(obj: KubeObject): Promise<StoredObject> {
+    return this.write(keyOf(obj), () => this.inner.updateWithStatus(obj));
+  }
+
   async delete(key: ObjectKey, options?: DeleteOptions): Promise<DeleteResult> {
     const id = keyString(key);
     this.forgetLists();

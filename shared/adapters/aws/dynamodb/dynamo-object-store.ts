@@ -2,7 +2,7 @@
  * ObjectStore on one DynamoDB table (ADR 0001). Every write is conditional; no transactions.
  * Operation counts per call (the happy path, which is what reconcilers hit):
  *   get 1 read · create 1 write · updateStatus 1 write · update 1 write when spec is unchanged,
- *   else 1 failed write + 1 read + 1 write · delete 1 write without finalizers, else 1 failed
+ *   else 1 failed write + 1 read + 1 write · updateWithStatus 1 read + 1 write · delete 1 write without finalizers, else 1 failed
  *   write + 1 read + 1 write · plus 1 write per extra owner of multi-owner objects.
  */
 
@@ -22,7 +22,7 @@ import type {
 } from '../../../ports/object-store.js';
 import { collectGarbage } from '../../../store/garbage-collection.js';
 import { matchesLabelSelector } from '../../../store/label-selector.js';
-import { notFound, planDelete, prepareCreate, prepareStatusUpdate, prepareUpdate } from '../../../store/prepare-write.js';
+import { notFound, planDelete, prepareCreate, prepareStatusUpdate, prepareUpdate, type StatusSource } from '../../../store/prepare-write.js';
 import { isStoredObject } from '../../../store/stored-object.js';
 import { ATTR, clusterPartitionOf, itemKey, kindPartitionOf, objectToItem, partitionOf } from './item-codec.js';
 import { OwnerEdges } from './owner-edges.js';
@@ -95,9 +95,14 @@ export class DynamoObjectStore implements ObjectStore, ChangeSource {
     return this.updateFromStored(await this.get(keyOf(obj)), obj);
   }
 
-  private async updateFromStored(stored: StoredObject | undefined, obj: KubeObject): Promise<StoredObject> {
+  /** A read, then the whole item put at the version read (the fast path above leaves status alone). */
+  async updateWithStatus(obj: KubeObject): Promise<StoredObject> {
+    return this.updateFromStored(await this.get(keyOf(obj)), obj, 'request');
+  }
+
+  private async updateFromStored(stored: StoredObject | undefined, obj: KubeObject, status: StatusSource = 'stored'): Promise<StoredObject> {
     if (!stored) throw notFound(keyOf(obj));
-    const plan = prepareUpdate(stored, obj, this.clock.now());
+    const plan = prepareUpdate(stored, obj, this.clock.now(), status);
     if (plan.action === 'remove') {
       await this.removeIfVersion(stored);
       await collectGarbage(this, stored.metadata.uid, 'Background');
