@@ -1,8 +1,11 @@
-/** Machine phases (capi-contract.md §3.2): cluster → bootstrap → infrastructure → node → persist → summary. */
+/**
+ * Machine phases (capi-contract.md §3.2): cluster → bootstrap → infrastructure → node → summary.
+ * What they change on the Machine itself (`desired`) is written with its status (`desiredObject`).
+ */
 
 import { conditionsOf, findCondition } from '../../../../shared/contracts/conditions.js';
-import { deepEqual, numberAt, recordAt, stringAt } from '../../../../shared/contracts/json.js';
-import { LABEL_CLUSTER_NAME, type StoredObject, ownerReferenceTo } from '../../../../shared/contracts/object.js';
+import { numberAt, recordAt, stringAt } from '../../../../shared/contracts/json.js';
+import { LABEL_CLUSTER_NAME, ownerReferenceTo } from '../../../../shared/contracts/object.js';
 import { bootstrapConfigContract } from '../../../../shared/contracts/providers/bootstrap-config.js';
 import { infraMachineContract } from '../../../../shared/contracts/providers/infra-machine.js';
 import { mirrorReadyCondition } from '../../../../shared/contracts/providers/ready-condition.js';
@@ -148,14 +151,6 @@ export async function reconcileNodePhase(s: MachineScope): Promise<PhaseResult> 
       ? { type: 'NodeHealthy', status: 'True', reason: 'NodeHealthy' }
       : { type: 'NodeHealthy', status: 'False', reason: 'NodeNotReady', message: `node ${node.name} is not ready` },
   );
-  return {};
-}
-
-/** One write of the Machine's metadata/spec when a phase changed them. */
-export async function persistMachinePhase(s: MachineScope): Promise<PhaseResult> {
-  const { status: _s, ...desired } = s.desired;
-  const { status: _c, ...current } = s.object;
-  if (!deepEqual(desired, current)) s.object = await s.ctx.store.update({ ...desired, status: s.object.status ?? {} } satisfies StoredObject);
   return {};
 }
 

@@ -9,7 +9,6 @@ import {
   waitForPreTerminateHooksPhase,
 } from './delete-phases.js';
 import {
-  persistMachinePhase,
   reconcileBootstrapPhase,
   reconcileClusterPhase,
   reconcileInfrastructurePhase,
@@ -35,8 +34,7 @@ export const machineReconciler: ReconcilerDefinition<MachineScope> = {
     reconcileBootstrapPhase,
     reconcileInfrastructurePhase,
     reconcileNodePhase,
-    persistMachinePhase,
-    summarizeMachinePhase,
+      summarizeMachinePhase,
   ],
   deletePhases: [
     startDeletionPhase,
@@ -47,4 +45,6 @@ export const machineReconciler: ReconcilerDefinition<MachineScope> = {
     deletionDonePhase,
   ],
   computeStatus: computeMachineStatus,
+  // The data secret name and providerID the phases copy in go out with the status, in one write.
+  desiredObject: (s) => s.desired,
 };

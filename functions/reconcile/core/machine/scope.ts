@@ -15,7 +15,7 @@ import type { ReconcileContext, Scope } from '../../engine/skeleton/types.js';
 export interface MachineScope extends Scope {
   lookup: ProviderLookup;
   workloadCluster: WorkloadCluster;
-  /** The Machine's metadata and spec as the phases want them; written once by the persist phase. */
+  /** The Machine's metadata and spec as the phases want them; written once, with the status. */
   desired: StoredObject;
   cluster?: StoredObject;
   bootstrapDataSecretCreated: boolean;

@@ -10,6 +10,7 @@ import {
 } from '../../../../shared/contracts/object.js';
 import { isConflict, isNotFound } from '../../../../shared/errors/index.js';
 import { timestamp } from '../../../../shared/ports/clock.js';
+import { generationSourceChanged } from '../../../../shared/store/generation.js';
 import type {
   Phase,
   PhaseResult,
@@ -24,8 +25,9 @@ export const CONDITION_PAUSED = 'Paused';
 
 /**
  * The one skeleton every reconciler runs in (CAPI's Reconcile, generic over the scope):
- * fetch (gone ⇒ done) → ensure finalizer → pause → phases or delete phases → one status write
- * with observedGeneration, re-reading on conflict → drop the finalizer once deletion is done.
+ * fetch (gone ⇒ done) → ensure finalizer → pause → phases or delete phases → one write of the
+ * status with observedGeneration (and of the metadata and spec the phases changed, if any),
+ * re-reading on conflict → drop the finalizer once deletion is done.
  * Level-triggered: it reads the object afresh every run and trusts nothing from earlier runs.
  */
 export async function runReconcile<S extends Scope>(
@@ -53,12 +55,17 @@ export async function runReconcile<S extends Scope>(
 
   const deleting = isDeleting(object);
   const outcome = await runPhases(deleting ? definition.deletePhases : definition.phases, scope);
-  await writeStatus(definition, scope);
-
   if (deleting && outcome.finished && definition.finalizer) {
-    await removeFinalizer(ctx, scope.object, definition.finalizer);
+    // Finalizer first: when it is the last one the object goes with it, and a status written
+    // just before would be read by no one. Another finalizer keeps the object: then the status.
+    const remaining = await removeFinalizer(ctx, scope.object, definition.finalizer);
+    if (remaining) {
+      scope.object = remaining;
+      await writeStatus(definition, scope, 'status only');
+    }
     return {};
   }
+  await writeStatus(definition, scope);
   return outcome.result;
 }
 
@@ -102,14 +109,29 @@ function withFinalizer(object: StoredObject, finalizer: string): StoredObject {
 }
 
 /**
+ * The run's one write. When the phases changed the object's own metadata or spec
+ * (`desiredObject`), those and the status go in one write, whose status observes the generation
+ * that write makes. A conflict there is thrown: the changes were derived from the version read,
+ * and the retried reconcile derives them again from the fresh one. Otherwise the status alone.
+ */
+async function writeStatus<S extends Scope>(definition: ReconcilerDefinition<S>, scope: S, what: 'with own changes' | 'status only' = 'with own changes'): Promise<void> {
+  const { fields } = definition.computeStatus(scope);
+  const now = timestamp(scope.ctx.clock);
+  // After the finalizer went, `desired` still describes the version before it: not written over it.
+  const desired = what === 'with own changes' ? definition.desiredObject?.(scope) : undefined;
+  if (!desired || sameExceptStatus(desired, scope.object)) return writeStatusOnly(scope, fields, now);
+  const generation = scope.object.metadata.generation + (generationSourceChanged(scope.object, desired) ? 1 : 0);
+  const status = buildStatus(scope.object, fields, scope, now, generation);
+  scope.object = await scope.ctx.store.updateWithStatus({ ...desired, status });
+}
+
+/**
  * Writes status once, conditional on resourceVersion. On a conflict it re-reads the object and
  * writes the same computed status onto the fresh copy: the status describes what this run saw,
  * and observedGeneration says which generation that was.
  */
-async function writeStatus<S extends Scope>(definition: ReconcilerDefinition<S>, scope: S): Promise<void> {
-  const { fields } = definition.computeStatus(scope);
+async function writeStatusOnly(scope: Scope, fields: Record<string, unknown>, now: string): Promise<void> {
   const observedGeneration = scope.object.metadata.generation;
-  const now = timestamp(scope.ctx.clock);
   for (let attempt = 1; attempt <= STATUS_WRITE_ATTEMPTS; attempt++) {
     const current = scope.object;
     const status = buildStatus(current, fields, scope, now, observedGeneration);
@@ -127,6 +149,12 @@ async function writeStatus<S extends Scope>(definition: ReconcilerDefinition<S>,
   }
 }
 
+function sameExceptStatus(a: StoredObject, b: StoredObject): boolean {
+  const { status: _a, ...restA } = a;
+  const { status: _b, ...restB } = b;
+  return deepEqual(restA, restB);
+}
+
 function buildStatus(
   current: StoredObject,
   fields: Record<string, unknown>,
@@ -139,18 +167,24 @@ function buildStatus(
   return { ...fields, conditions, observedGeneration };
 }
 
-async function removeFinalizer(ctx: ReconcileContext, object: StoredObject, finalizer: string): Promise<void> {
+/** Drops the finalizer; the object as it then is while other finalizers keep it, else undefined (removed). */
+async function removeFinalizer(ctx: ReconcileContext, object: StoredObject, finalizer: string): Promise<StoredObject | undefined> {
   let current: StoredObject | undefined = object;
   for (let attempt = 1; current && attempt <= STATUS_WRITE_ATTEMPTS; attempt++) {
-    if (!hasFinalizer(current, finalizer)) return;
+    if (!hasFinalizer(current, finalizer)) return stillThere(current);
     const finalizers = (current.metadata.finalizers ?? []).filter((f) => f !== finalizer);
     try {
-      await ctx.store.update({ ...current, metadata: { ...current.metadata, finalizers } });
-      return;
+      return stillThere(await ctx.store.update({ ...current, metadata: { ...current.metadata, finalizers } }));
     } catch (error) {
-      if (isNotFound(error)) return;
+      if (isNotFound(error)) return undefined;
       if (!isConflict(error) || attempt === STATUS_WRITE_ATTEMPTS) throw error;
       current = await ctx.store.get(keyOf(current));
     }
   }
+  return undefined;
+}
+
+/** A deleting object with no finalizers left is gone (the store removed it on that update). */
+function stillThere(object: StoredObject): StoredObject | undefined {
+  return (object.metadata.finalizers ?? []).length > 0 ? object : undefined;
 }
