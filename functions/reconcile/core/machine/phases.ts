@@ -1,6 +1,6 @@
 /**
  * Machine phases (capi-contract.md §3.2): cluster → bootstrap → infrastructure → node → summary.
- * What they change on the Machine itself (`desired`) is written with its status (`desiredObject`).
+ * What they change on the Machine itself (`desired`) the skeleton writes with its status, in one write.
  */
 
 import { conditionsOf, findCondition } from '../../../../shared/contracts/conditions.js';

@@ -45,6 +45,4 @@ export const machineReconciler: ReconcilerDefinition<MachineScope> = {
     deletionDonePhase,
   ],
   computeStatus: computeMachineStatus,
-  // The data secret name and providerID the phases copy in go out with the status, in one write.
-  desiredObject: (s) => s.desired,
 };

@@ -110,7 +110,7 @@ function withFinalizer(object: StoredObject, finalizer: string): StoredObject {
 
 /**
  * The run's one write. When the phases changed the object's own metadata or spec
- * (`desiredObject`), those and the status go in one write, whose status observes the generation
+ * (`scope.desired`), those and the status go in one write, whose status observes the generation
  * that write makes. A conflict there is thrown: the changes were derived from the version read,
  * and the retried reconcile derives them again from the fresh one. Otherwise the status alone.
  */
@@ -118,7 +118,7 @@ async function writeStatus<S extends Scope>(definition: ReconcilerDefinition<S>,
   const { fields } = definition.computeStatus(scope);
   const now = timestamp(scope.ctx.clock);
   // After the finalizer went, `desired` still describes the version before it: not written over it.
-  const desired = what === 'with own changes' ? definition.desiredObject?.(scope) : undefined;
+  const desired = what === 'with own changes' ? scope.desired : undefined;
   if (!desired || sameExceptStatus(desired, scope.object)) return writeStatusOnly(scope, fields, now);
   const generation = scope.object.metadata.generation + (generationSourceChanged(scope.object, desired) ? 1 : 0);
   const status = buildStatus(scope.object, fields, scope, now, generation);

@@ -33,6 +33,13 @@ export interface Scope {
   object: StoredObject;
   /** Conditions the phases report; merged into status.conditions once at the end. */
   conditions: ConditionInput[];
+  /**
+   * The object's metadata and spec as the phases want them, set by phases that change their own
+   * object (a providerID, a data secret name). When it differs from `object`, the skeleton writes
+   * it and the status in one write (Cluster API's deferred patch, as one item write); otherwise
+   * the status alone.
+   */
+  desired?: StoredObject;
 }
 
 export type Phase<S extends Scope> = (scope: S) => Promise<PhaseResult | undefined> | PhaseResult | undefined;
@@ -101,13 +108,7 @@ export interface ReconcilerDefinition<S extends Scope> {
   deletePhases: readonly Phase<S>[];
   /** Pure: the status to write, from what the phases found. */
   computeStatus(scope: S): StatusUpdate;
-  /**
-   * The object's metadata and spec as the phases want them, for kinds whose phases change their
-   * own object (a providerID, a data secret name). When they differ from the object read, the
-   * skeleton writes them and the status in one write (Cluster API's deferred patch, as one item
-   * write); otherwise the status alone.
-   */
-  desiredObject?(scope: S): StoredObject;
+
   /** Cloud events routed to this kind's queue (EventBridge), mapped to the objects to reconcile. */
   cloudEvents?: (ctx: ReconcileContext, event: CloudEvent) => Promise<ObjectKey[]>;
 }
