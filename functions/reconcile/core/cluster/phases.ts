@@ -1,8 +1,12 @@
-/** Cluster phases (capi-contract.md §3.1): infrastructure → control plane → descendants → persist → summary. */
+/**
+ * Cluster phases (capi-contract.md §3.1): label → topology → infrastructure → control plane →
+ * descendants → summary. What they change on the Cluster itself (`desired`) the skeleton writes
+ * with its status, in one write.
+ */
 
 import { listClusterMembers, MACHINE, MACHINE_DEPLOYMENT, MACHINE_SET } from '../../engine/references/cluster-members.js';
 import { conditionsOf, findCondition } from '../../../../shared/contracts/conditions.js';
-import { deepEqual, stringAt } from '../../../../shared/contracts/json.js';
+import { stringAt } from '../../../../shared/contracts/json.js';
 import { LABEL_CLUSTER_NAME } from '../../../../shared/contracts/object.js';
 import { controlPlaneContract } from '../../../../shared/contracts/providers/control-plane.js';
 import { readEndpoint } from '../../../../shared/contracts/providers/fields.js';
@@ -108,13 +112,6 @@ export async function reconcileDescendantsPhase(s: ClusterScope): Promise<PhaseR
       ? { type: 'ControlPlaneAvailable', status: 'True', reason: 'Available' }
       : { type: 'ControlPlaneAvailable', status: 'False', reason: 'NotAvailable', message: 'no control plane Machine is available' },
   );
-  return {};
-}
-
-export async function persistClusterPhase(s: ClusterScope): Promise<PhaseResult> {
-  const { status: _d, ...desired } = s.desired;
-  const { status: _c, ...current } = s.object;
-  if (!deepEqual(desired, current)) s.object = await s.ctx.store.update({ ...desired, status: s.object.status ?? {} });
   return {};
 }
 

@@ -9,7 +9,6 @@ import {
 } from './delete-phases.js';
 import {
   labelClusterPhase,
-  persistClusterPhase,
   reconcileControlPlanePhase,
   reconcileDescendantsPhase,
   reconcileInfrastructurePhase,
@@ -51,7 +50,7 @@ export const clusterReconciler: ReconcilerDefinition<ClusterScope> = {
   kind: { group: CORE_GROUP, kind: 'Cluster' },
   finalizer: CLUSTER_FINALIZER,
   // labelClusterPhase names the Cluster in its own label; the infrastructure phase copies the
-  // endpoint; both are written once and the run goes on with them (computeClusterStatus reads desired).
+  // endpoint; both are written once, with the status (computeClusterStatus reads desired).
   fillsOwnLabels: [LABEL_CLUSTER_NAME],
   fillsOwnSpec: ['spec.controlPlaneEndpoint'],
   // Provider kinds (InfraCluster, ControlPlane) are added by the provider registry (contract-watches.ts).
@@ -74,7 +73,6 @@ export const clusterReconciler: ReconcilerDefinition<ClusterScope> = {
     reconcileInfrastructurePhase,
     reconcileControlPlanePhase,
     reconcileDescendantsPhase,
-    persistClusterPhase,
     summarizeClusterPhase,
   ],
   deletePhases: [beforeClusterDeletePhase, startClusterDeletionPhase, deleteWorkersPhase, deleteControlPlanePhase, deleteInfrastructurePhase],

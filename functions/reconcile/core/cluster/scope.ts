@@ -9,7 +9,7 @@ import type { ReplicaCounters } from './counters.js';
 
 export interface ClusterScope extends Scope {
   lookup: ProviderLookup;
-  /** Metadata/spec as the phases want them; written once by the persist phase. */
+  /** Metadata/spec as the phases want them; written once, with the status (the topology phase may write them earlier). */
   desired: StoredObject;
   infrastructureProvisioned: boolean;
   controlPlaneInitialized: boolean;

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../../../shared/contracts/object.js';
+import { type KubeObject, LABEL_CLUSTER_NAME } from '../../../../shared/contracts/object.js';
+import type { ObjectChange } from '../../../../shared/ports/object-store.js';
+import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
+import { clusterReconciler } from '../../../../functions/reconcile/core/cluster/reconciler.js';
+import { runReconcile } from '../../../../functions/reconcile/engine/skeleton/run-reconcile.js';
 import { PROVIDER_LOOKUP_PORT } from '../../../../shared/contracts/providers/provider-lookup.js';
 import {
   reconcileControlPlanePhase,
@@ -98,6 +102,28 @@ describe('Cluster reconcileInfrastructurePhase', () => {
     const s = createClusterScope(ctx, await ctx.store.create(cluster({ ...infraRef('InMemoryCluster'), controlPlaneEndpoint: { host: 'mine', port: 443 } })));
     await reconcileInfrastructurePhase(s);
     expect(s.desired.spec?.controlPlaneEndpoint).toEqual({ host: 'mine', port: 443 });
+  });
+});
+
+describe('Cluster reconcile writes', () => {
+  it('its label and the endpoint it copies go out with its status, in one change after the finalizer (ADR 0140)', async () => {
+    const store = new MemoryObjectStore();
+    const ctx = testContext({ store, providers: { [PROVIDER_LOOKUP_PORT]: lookup } });
+    const infra = await store.create({ apiVersion: `${INFRA}/v1beta2`, kind: 'InMemoryCluster', metadata: { name: 'c1' }, spec: { controlPlaneEndpoint: { host: 'h', port: 20001 } } });
+    await store.updateStatus({ ...infra, status: { initialization: { provisioned: true } } });
+    await store.create(cluster(infraRef('InMemoryCluster')));
+    const changes: ObjectChange[] = [];
+    store.onChange((c) => {
+      if (c.newObject?.kind === 'Cluster') changes.push(c);
+    });
+
+    await runReconcile(clusterReconciler, ctx, { group: 'cluster.x-k8s.io', kind: 'Cluster', namespace: 'default', name: 'c1' });
+
+    expect(changes.map((c) => c.newObject?.metadata.finalizers)).toEqual([['cluster.cluster.x-k8s.io'], ['cluster.cluster.x-k8s.io']]);
+    const written = changes[1]?.newObject;
+    expect(written?.metadata.labels).toEqual({ [LABEL_CLUSTER_NAME]: 'c1' });
+    expect(written?.spec?.controlPlaneEndpoint).toEqual({ host: 'h', port: 20001 });
+    expect(written?.status).toMatchObject({ initialization: { infrastructureProvisioned: true }, observedGeneration: 2 });
   });
 });
 
