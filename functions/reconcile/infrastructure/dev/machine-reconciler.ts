@@ -28,6 +28,8 @@ export function inMemoryBackendPhase(s: InMemoryMachineScope): PhaseResult {
 
 export const devMachineReconciler: ReconcilerDefinition<InMemoryMachineScope> = {
   kind: { group: INFRASTRUCTURE_GROUP, kind: 'DevMachine' },
+  // provisionPhase gives it its providerID, written with the provisioned status in one write.
+  fillsOwnSpec: ['spec.providerID'],
   watches: [
     adoptingMachineWatch('spec.infrastructureRef', ['spec.bootstrap.dataSecretName', 'spec.failureDomain', 'metadata.deletionTimestamp', 'metadata.ownerReferences']),
   ],

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { devBackendOf, devStartupSeconds } from '../../../../functions/reconcile/infrastructure/dev/backend.js';
-import { inMemoryBackendPhase, createDevMachineScope } from '../../../../functions/reconcile/infrastructure/dev/machine-reconciler.js';
-import type { StoredObject } from '../../../../shared/contracts/object.js';
+import { inMemoryBackendPhase, createDevMachineScope, devMachineReconciler } from '../../../../functions/reconcile/infrastructure/dev/machine-reconciler.js';
+import { runReconcile } from '../../../../functions/reconcile/engine/skeleton/run-reconcile.js';
+import { ownerReferenceTo, type StoredObject } from '../../../../shared/contracts/object.js';
+import type { ObjectChange } from '../../../../shared/ports/object-store.js';
+import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
+import { inMemoryProviderID } from '../../../../shared/workload-cluster/in-memory-workload-cluster.js';
 import { testContext } from '../../../support/reconcile-context.js';
+import { FakeClock } from '../../../support/fake-clock.js';
 
 function devMachine(backend: Record<string, unknown>, labels: Record<string, string> = {}, name = 'm1'): StoredObject {
   return {
@@ -52,5 +57,31 @@ describe('DevMachine backends', () => {
     const inMemory = createDevMachineScope(testContext(), devMachine({ inMemory: {} }));
     expect(inMemoryBackendPhase(inMemory)).toEqual({});
     expect(inMemory.conditions).toEqual([]);
+  });
+});
+
+describe('DevMachine on the in-memory backend', () => {
+  it('comes up with its providerID and provisioned status in one write (ADR 0140)', async () => {
+    const clock = new FakeClock();
+    const store = new MemoryObjectStore({ clock });
+    const ctx = testContext({ store, clock });
+    const machine = await store.create({
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'Machine',
+      metadata: { name: 'm1', namespace: 'ns' },
+      spec: { clusterName: 'c1', bootstrap: { dataSecretName: 's' } },
+    });
+    const { uid: _u, resourceVersion: _r, generation: _g, creationTimestamp: _c, ...metadata } = devMachine({ inMemory: {} }).metadata;
+    await store.create({ ...devMachine({ inMemory: {} }), metadata: { ...metadata, ownerReferences: [ownerReferenceTo(machine, true)] } });
+    const changes: ObjectChange[] = [];
+    store.onChange((c) => {
+      if (c.newObject?.kind === 'DevMachine') changes.push(c);
+    });
+
+    await runReconcile(devMachineReconciler, ctx, { group: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachine', namespace: 'ns', name: 'm1' });
+
+    expect(changes).toHaveLength(1);
+    expect(changes[0]?.newObject?.spec?.providerID).toBe(inMemoryProviderID('ns', 'm1', 'DevMachine'));
+    expect(changes[0]?.newObject?.status).toMatchObject({ initialization: { provisioned: true } });
   });
 });

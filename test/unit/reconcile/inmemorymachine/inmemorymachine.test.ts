@@ -6,6 +6,8 @@ import { ANNOTATION_SIMULATE_NODE_UNHEALTHY, secondsUntilReady, simulatedInterna
 import { runReconcile } from '../../../../functions/reconcile/engine/skeleton/run-reconcile.js';
 import { InMemoryWorkloadCluster } from '../../../../shared/workload-cluster/in-memory-workload-cluster.js';
 import { testContext } from '../../../support/reconcile-context.js';
+import type { ObjectChange } from '../../../../shared/ports/object-store.js';
+import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
 
 const key = { group: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachine', namespace: 'default', name: 'm1' };
 
@@ -94,6 +96,19 @@ describe('inMemoryMachineReconciler', () => {
       info: { kubeletVersion: 'v1.31.0' },
       conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:02Z' }],
     });
+  });
+
+  it('writes its providerID and its provisioned status in one change (ADR 0140)', async () => {
+    const ctx = await setup({ startupSeconds: 0 }, { dataSecretName: 's' });
+    const store = ctx.store instanceof MemoryObjectStore ? ctx.store : undefined;
+    const changes: ObjectChange[] = [];
+    store?.onChange((c) => {
+      if (c.newObject?.kind === 'InMemoryMachine') changes.push(c);
+    });
+    await runReconcile(inMemoryMachineReconciler, ctx, key);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]?.newObject?.spec?.providerID).toBe('in-memory://default/m1');
+    expect(changes[0]?.newObject?.status).toMatchObject({ initialization: { provisioned: true }, observedGeneration: 2 });
   });
 
   it.each([

@@ -47,13 +47,11 @@ function notYet(s: InMemoryMachineScope): PhaseResult | undefined {
   return undefined;
 }
 
-export async function provisionPhase(s: InMemoryMachineScope): Promise<PhaseResult> {
+export function provisionPhase(s: InMemoryMachineScope): PhaseResult {
   const waiting = notYet(s);
   if (waiting) return waiting;
   const providerID = inMemoryProviderID(s.object.metadata.namespace, s.object.metadata.name, s.object.kind);
-  if (s.object.spec?.providerID !== providerID) {
-    s.object = await s.ctx.store.update({ ...s.object, spec: { ...s.object.spec, providerID } });
-  }
+  if (s.object.spec?.providerID !== providerID) s.desired = { ...s.object, spec: { ...s.object.spec, providerID } };
   s.provisioned = true;
   s.conditions.push({ type: 'Ready', status: 'True', reason: 'Provisioned' });
   return {};

@@ -15,7 +15,7 @@ import { adoptingMachineWatch } from '../../../engine/references/adopting-machin
  */
 export const inMemoryMachineReconciler: ReconcilerDefinition<InMemoryMachineScope> = {
   kind: { group: INFRASTRUCTURE_GROUP, kind: 'InMemoryMachine' },
-  // provisionPhase writes its providerID and goes on with the same run.
+  // provisionPhase gives it its providerID, written with the provisioned status in one write.
   fillsOwnSpec: ['spec.providerID'],
   watches: [
     // What the simulated VM reads of its Machine: bootstrap data, failure domain, deletion.
