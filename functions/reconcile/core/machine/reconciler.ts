@@ -34,7 +34,7 @@ export const machineReconciler: ReconcilerDefinition<MachineScope> = {
     reconcileBootstrapPhase,
     reconcileInfrastructurePhase,
     reconcileNodePhase,
-      summarizeMachinePhase,
+    summarizeMachinePhase,
   ],
   deletePhases: [
     startDeletionPhase,

@@ -108,7 +108,6 @@ export interface ReconcilerDefinition<S extends Scope> {
   deletePhases: readonly Phase<S>[];
   /** Pure: the status to write, from what the phases found. */
   computeStatus(scope: S): StatusUpdate;
-
   /** Cloud events routed to this kind's queue (EventBridge), mapped to the objects to reconcile. */
   cloudEvents?: (ctx: ReconcileContext, event: CloudEvent) => Promise<ObjectKey[]>;
 }
