@@ -110,9 +110,8 @@ function withFinalizer(object: StoredObject, finalizer: string): StoredObject {
 
 /**
  * The run's one write. When the phases changed the object's own metadata or spec
- * (`scope.desired`), those and the status go in one write, whose status observes the generation
- * that write makes. A conflict there is thrown: the changes were derived from the version read,
- * and the retried reconcile derives them again from the fresh one. Otherwise the status alone.
+ * (`scope.desired`), those and the status go in one write (writeWithOwnChanges); otherwise the
+ * status alone.
  */
 async function writeStatus<S extends Scope>(definition: ReconcilerDefinition<S>, scope: S, what: 'with own changes' | 'status only' = 'with own changes'): Promise<void> {
   const { fields } = definition.computeStatus(scope);
@@ -120,9 +119,35 @@ async function writeStatus<S extends Scope>(definition: ReconcilerDefinition<S>,
   // After the finalizer went, `desired` still describes the version before it: not written over it.
   const desired = what === 'with own changes' ? scope.desired : undefined;
   if (!desired || sameExceptStatus(desired, scope.object)) return writeStatusOnly(scope, fields, now);
-  const generation = scope.object.metadata.generation + (generationSourceChanged(scope.object, desired) ? 1 : 0);
-  const status = buildStatus(scope.object, fields, scope, now, generation);
-  scope.object = await scope.ctx.store.updateWithStatus({ ...desired, status });
+  return writeWithOwnChanges(scope, desired, fields, now);
+}
+
+/**
+ * Metadata, spec and status in one write, whose status observes the generation that write makes.
+ * On a conflict it re-reads: when another writer changed only the status (a health check marking
+ * the Machine), what the phases derived still holds and goes onto the fresh copy, keeping that
+ * writer's conditions; when the metadata or spec changed, the conflict is thrown and the retried
+ * reconcile derives its changes again from the fresh version.
+ */
+async function writeWithOwnChanges(scope: Scope, desired: StoredObject, fields: Record<string, unknown>, now: string): Promise<void> {
+  let wanted = desired;
+  for (let attempt = 1; ; attempt++) {
+    const current = scope.object;
+    const generation = current.metadata.generation + (generationSourceChanged(current, wanted) ? 1 : 0);
+    const status = buildStatus(current, fields, scope, now, generation);
+    try {
+      scope.object = await scope.ctx.store.updateWithStatus({ ...wanted, status });
+      return;
+    } catch (error) {
+      if (isNotFound(error)) return;
+      if (!isConflict(error) || attempt === STATUS_WRITE_ATTEMPTS) throw error;
+      const fresh = await scope.ctx.store.get(keyOf(current));
+      if (!fresh) return;
+      if (!sameExceptStatus(fresh, { ...current, metadata: { ...current.metadata, resourceVersion: fresh.metadata.resourceVersion } })) throw error;
+      scope.object = fresh;
+      wanted = { ...wanted, metadata: { ...wanted.metadata, resourceVersion: fresh.metadata.resourceVersion } };
+    }
+  }
 }
 
 /**

@@ -84,26 +84,44 @@ describe('a Machine reconcile writes what its phases copied with the status, onc
     expect(await store.get(KEY)).toEqual(written);
   });
 
-  it('throws a conflict on a concurrent write and leaves the Machine as the other writer left it', async () => {
+  type Racer = (store: ObjectStore, current: StoredObject) => Promise<unknown>;
+  const labels: Racer = (store, current) => store.update({ ...current, metadata: { ...current.metadata, labels: { other: 'writer' } } });
+  const condition: Racer = (store, current) =>
+    store.updateStatus({ ...current, status: { ...current.status, conditions: [...conditionsOf(current.status), { type: 'HealthCheckSucceeded', status: 'False', reason: 'NodeNotFound', lastTransitionTime: '2026-01-01T00:00:00Z' }] } });
+
+  it.each([
+    { what: 'its labels: the conflict is thrown and the Machine stays as the other writer left it', race: labels, lands: false },
+    { what: "only its status: the changes go onto the fresh copy, keeping the other writer's condition", race: condition, lands: true },
+  ])('another writer changes $what', async ({ race, lands }) => {
     const inner = new MemoryObjectStore();
+    let raced = false;
     const racing: ObjectStore = Object.assign(Object.create(inner), {
-      // Another writer lands between this reconcile's read and its write.
+      // Another writer lands between this reconcile's read and its write, once.
       async updateWithStatus(obj: KubeObject): Promise<StoredObject> {
         const current = await inner.get(KEY);
-        if (current) await inner.update({ ...current, metadata: { ...current.metadata, labels: { other: 'writer' } } });
+        if (current && !raced) await race(inner, current);
+        raced = true;
         return inner.updateWithStatus(obj);
       },
     });
     await withStatus(inner, { apiVersion: `${BOOT}/v1beta2`, kind: 'KubeadmConfig', metadata: { name: 'm1' }, spec: {} }, secretReady);
     await inner.create(machine({ bootstrap: refs.bootstrap }));
 
-    await expect(runReconcile(machineReconciler, testContext({ store: racing }), KEY)).rejects.toBeInstanceOf(ConflictError);
-    const after = await inner.get(KEY);
-    expect(after?.metadata.labels).toEqual({ other: 'writer' });
-    expect(stringAt(after, 'spec', 'bootstrap', 'dataSecretName')).toBeUndefined();
+    const run = runReconcile(machineReconciler, testContext({ store: racing }), KEY);
 
-    await runReconcile(machineReconciler, testContext({ store: inner }), KEY);
-    expect(stringAt(await inner.get(KEY), 'spec', 'bootstrap', 'dataSecretName')).toBe('m1-data');
+    if (!lands) {
+      await expect(run).rejects.toBeInstanceOf(ConflictError);
+      const after = await inner.get(KEY);
+      expect(after?.metadata.labels).toEqual({ other: 'writer' });
+      expect(stringAt(after, 'spec', 'bootstrap', 'dataSecretName')).toBeUndefined();
+      await runReconcile(machineReconciler, testContext({ store: inner }), KEY);
+    } else {
+      await run;
+      expect(reasonOf(await inner.get(KEY), 'HealthCheckSucceeded')).toBe('NodeNotFound');
+    }
+    const after = await inner.get(KEY);
+    expect(stringAt(after, 'spec', 'bootstrap', 'dataSecretName')).toBe('m1-data');
+    expect(after?.status?.observedGeneration).toBe(after?.metadata.generation);
   });
 });
 
