@@ -131,23 +131,18 @@ async function writeStatus<S extends Scope>(definition: ReconcilerDefinition<S>,
  */
 async function writeWithOwnChanges(scope: Scope, desired: StoredObject, fields: Record<string, unknown>, now: string): Promise<void> {
   let wanted = desired;
-  for (let attempt = 1; ; attempt++) {
-    const current = scope.object;
-    const generation = current.metadata.generation + (generationSourceChanged(current, wanted) ? 1 : 0);
-    const status = buildStatus(current, fields, scope, now, generation);
-    try {
-      scope.object = await scope.ctx.store.updateWithStatus({ ...wanted, status });
-      return;
-    } catch (error) {
-      if (isNotFound(error)) return;
-      if (!isConflict(error) || attempt === STATUS_WRITE_ATTEMPTS) throw error;
-      const fresh = await scope.ctx.store.get(keyOf(current));
-      if (!fresh) return;
-      if (!sameExceptStatus(fresh, { ...current, metadata: { ...current.metadata, resourceVersion: fresh.metadata.resourceVersion } })) throw error;
-      scope.object = fresh;
-      wanted = { ...wanted, metadata: { ...wanted.metadata, resourceVersion: fresh.metadata.resourceVersion } };
-    }
-  }
+  await writeRetryingOnConflict(
+    scope,
+    (current) => {
+      const generation = current.metadata.generation + (generationSourceChanged(current, wanted) ? 1 : 0);
+      return scope.ctx.store.updateWithStatus({ ...wanted, status: buildStatus(current, fields, scope, now, generation) });
+    },
+    (fresh, current) => {
+      const onlyStatusMoved = sameExceptStatus(fresh, { ...current, metadata: { ...current.metadata, resourceVersion: fresh.metadata.resourceVersion } });
+      if (onlyStatusMoved) wanted = { ...wanted, metadata: { ...wanted.metadata, resourceVersion: fresh.metadata.resourceVersion } };
+      return onlyStatusMoved;
+    },
+  );
 }
 
 /**
@@ -157,18 +152,37 @@ async function writeWithOwnChanges(scope: Scope, desired: StoredObject, fields: 
  */
 async function writeStatusOnly(scope: Scope, fields: Record<string, unknown>, now: string): Promise<void> {
   const observedGeneration = scope.object.metadata.generation;
+  await writeRetryingOnConflict(
+    scope,
+    async (current) => {
+      const status = buildStatus(current, fields, scope, now, observedGeneration);
+      return deepEqual(status, current.status ?? {}) ? undefined : scope.ctx.store.updateStatus({ ...current, status });
+    },
+    () => true,
+  );
+}
+
+/**
+ * Runs `write` on `scope.object` (which it leaves as written; `undefined`: nothing to write). On a
+ * conflict it re-reads, and writes again on the fresh copy when `rebase` accepts it, up to
+ * STATUS_WRITE_ATTEMPTS times; otherwise the conflict is thrown. A removed object ends it.
+ */
+async function writeRetryingOnConflict(
+  scope: Scope,
+  write: (current: StoredObject) => Promise<StoredObject | undefined>,
+  rebase: (fresh: StoredObject, current: StoredObject) => boolean,
+): Promise<void> {
   for (let attempt = 1; attempt <= STATUS_WRITE_ATTEMPTS; attempt++) {
     const current = scope.object;
-    const status = buildStatus(current, fields, scope, now, observedGeneration);
-    if (deepEqual(status, current.status ?? {})) return;
     try {
-      scope.object = await scope.ctx.store.updateStatus({ ...current, status });
+      scope.object = (await write(current)) ?? current;
       return;
     } catch (error) {
       if (isNotFound(error)) return;
       if (!isConflict(error) || attempt === STATUS_WRITE_ATTEMPTS) throw error;
       const fresh = await scope.ctx.store.get(keyOf(current));
       if (!fresh) return;
+      if (!rebase(fresh, current)) throw error;
       scope.object = fresh;
     }
   }
