@@ -3,8 +3,8 @@ import type { ListQuery, ListResult } from '../../../shared/ports/object-store.j
 import type { ReferrerLookup } from './route-change.js';
 
 /**
- * The router's lookups shared by the changes of one batch (a DynamoDB Streams batch on AWS, the
- * changes of one event-loop turn in `capless up`): a Machine's five status writes in a row ask
+ * The router's lookups shared by the changes of one DynamoDB Streams batch (on AWS only: `capless
+ * up` routes each change as it is made, ADR 0139): a Machine's five status writes in a row ask
  * for the same cluster's health checks five times, and a cluster's parts applied together look
  * for the same Cluster. The same query in one batch is answered once.
  *
