@@ -1,5 +1,7 @@
 import { isRecord, stringAt, valueAt } from '../../../shared/contracts/json.js';
 import { type GroupKind, groupOf, type ObjectKey, type StoredObject } from '../../../shared/contracts/object.js';
+import { clusterSelectorView, resourceRefsView } from '../../../shared/contracts/schemas/addons/cluster-resource-set.js';
+import { isEmptySelector, selectorMatches } from '../../../shared/contracts/validation/label-selector.js';
 import type { ReferrerField } from '../engine/skeleton/types.js';
 
 /**
@@ -7,6 +9,12 @@ import type { ReferrerField } from '../engine/skeleton/types.js';
  * CLUSTER_SCOPE_NAMESPACE): their referrers are looked for in every namespace.
  */
 export const CROSS_NAMESPACE_REFERRER_FIELDS: ReadonlySet<ReferrerField> = new Set(['spec.patches.external.discoverVariablesExtension']);
+
+/**
+ * Fields whose referrers carry no cluster-name label (a ClusterResourceSet belongs to no one
+ * cluster): their referrers are looked for with a list of the changed object's namespace.
+ */
+export const NAMESPACE_REFERRER_FIELDS: ReadonlySet<ReferrerField> = new Set(['spec.clusterSelector', 'spec.resources']);
 
 /**
  * Does `referrer` point at `target` through `field`? Object references are
@@ -21,6 +29,8 @@ export function refersTo(referrer: StoredObject, field: ReferrerField, target: S
     return target.kind === 'Cluster' && stringAt(referrer, 'spec', 'clusterName') === target.metadata.name;
   }
   if (field === 'spec.topology.classRef') return classRefersTo(referrer, target);
+  if (field === 'spec.clusterSelector') return selectsByLabels(referrer, target);
+  if (field === 'spec.resources') return namesAsResource(referrer, target);
   const ref = valueAt(referrer, ...field.split('.'));
   if (!isRecord(ref)) return false;
   if (ref.kind !== target.kind || ref.name !== target.metadata.name) return false;
@@ -39,6 +49,24 @@ function classRefersTo(referrer: StoredObject, target: StoredObject): boolean {
   const name = stringAt(referrer, 'spec', 'topology', 'classRef', 'name');
   const namespace = stringAt(referrer, 'spec', 'topology', 'classRef', 'namespace') || referrer.metadata.namespace;
   return name === target.metadata.name && namespace === target.metadata.namespace;
+}
+
+/**
+ * `spec.clusterSelector` matches the target's labels (Cluster API's clusterToClusterResourceSet).
+ * An empty selector selects nothing; Cluster API's mapper then drops every set of the namespace,
+ * here only that one.
+ */
+function selectsByLabels(referrer: StoredObject, target: StoredObject): boolean {
+  const selector = clusterSelectorView.safeParse(valueAt(referrer, 'spec', 'clusterSelector'));
+  if (!selector.success || isEmptySelector(selector.data)) return false;
+  return selectorMatches(selector.data, target.metadata.labels ?? {});
+}
+
+/** `spec.resources` lists the target, a core-group object, by kind and name (resourceToClusterResourceSetFunc). */
+function namesAsResource(referrer: StoredObject, target: StoredObject): boolean {
+  if (groupOf(target.apiVersion) !== '') return false;
+  const resources = resourceRefsView.safeParse(valueAt(referrer, 'spec', 'resources'));
+  return resources.success && resources.data.some((r) => r.kind === target.kind && r.name === target.metadata.name);
 }
 
 /**
@@ -61,6 +89,7 @@ function discoversVariablesThrough(referrer: StoredObject, target: StoredObject)
 
 /** The object of `kind` that `source` names through `field`, if it names one of that kind. */
 export function referencedKey(source: StoredObject, field: ReferrerField, kind: GroupKind): ObjectKey | undefined {
+  if (NAMESPACE_REFERRER_FIELDS.has(field)) return undefined;
   const namespace = source.metadata.namespace;
   if (field === 'spec.clusterName') {
     const name = stringAt(source, 'spec', 'clusterName');

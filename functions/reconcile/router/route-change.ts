@@ -13,7 +13,7 @@ import type { ReconcileRequest } from '../../../shared/ports/work-queue.js';
 import type { ReconcilerRegistry } from '../engine/registry.js';
 import type { AnyReconciler, ReferrerField, Watch } from '../engine/skeleton/types.js';
 import { ownChangeMatters } from './own-change-predicate.js';
-import { CROSS_NAMESPACE_REFERRER_FIELDS, referencedKey, refersTo } from './references.js';
+import { CROSS_NAMESPACE_REFERRER_FIELDS, NAMESPACE_REFERRER_FIELDS, referencedKey, refersTo } from './references.js';
 import { watchedFieldsChanged } from './watched-fields.js';
 
 /** The kind LABEL_CLUSTER_NAME names. */
@@ -70,23 +70,22 @@ async function resolveWatch(
     case 'clusterLabel':
       return sameClusterKeys(versions, watcher.kind, lookup);
     case 'referrer':
-      return (await referrers(versions, watcher.kind, watch.field, lookup)).map(keyOf);
+      return referrerKeys(versions, watcher.kind, watch.field, lookup);
     case 'reference':
       return versions.flatMap((o) => referencedKey(o, watch.field, watcher.kind) ?? []);
-    case 'namespace':
-      return inNamespace(versions[0]?.metadata.namespace, watcher.kind, lookup);
   }
 }
 
-async function inNamespace(namespace: string | undefined, kind: GroupKind, lookup: ReferrerLookup): Promise<ObjectKey[]> {
-  if (namespace === undefined) return [];
-  const keys: ObjectKey[] = [];
-  let page: ListResult | undefined;
-  do {
-    page = await lookup.list({ ...kind, namespace, ...(page?.continue ? { continue: page.continue } : {}) });
-    keys.push(...page.items.map(keyOf));
-  } while (page.continue);
-  return keys;
+/**
+ * Cluster API's mappers go by owner once an object is adopted (resourceToClusterResourceSet; a
+ * Cluster's InfraCluster and control plane): a version with owners of the watching kind is
+ * answered by them, with no store call. Only a version without one is looked up.
+ */
+async function referrerKeys(versions: readonly StoredObject[], kind: GroupKind, field: ReferrerField, lookup: ReferrerLookup): Promise<ObjectKey[]> {
+  const owners = versions.flatMap((o) => ownersOfKind(o, kind));
+  const unowned = versions.filter((o) => ownersOfKind(o, kind).length === 0);
+  const found = unowned.length > 0 ? await referrers(unowned, kind, field, lookup) : [];
+  return [...owners, ...found.map(keyOf)];
 }
 
 function ownersOfKind(object: StoredObject, kind: GroupKind): ObjectKey[] {
@@ -153,7 +152,8 @@ async function sameCluster(
 /**
  * Objects of `kind` whose `field` points at the changed object. Cheapest path first: the
  * cluster index (every CAPI object carries the cluster-name label; a Cluster is found by its
- * own name), then a namespace list of the watching kind when the changed object has no label.
+ * own name), then a namespace list of the watching kind when the changed object has no label or
+ * the referrers carry none (NAMESPACE_REFERRER_FIELDS).
  */
 async function referrers(
   versions: readonly StoredObject[],
@@ -168,7 +168,7 @@ async function referrers(
   if (field === 'spec.clusterName') clusters.add(target.metadata.name);
   const candidates = CROSS_NAMESPACE_REFERRER_FIELDS.has(field)
     ? await listAll(lookup, kind)
-    : clusters.size > 0
+    : clusters.size > 0 && !NAMESPACE_REFERRER_FIELDS.has(field)
       ? await inClusters(namespace, clusters, kind, lookup)
       : await listAll(lookup, { ...kind, namespace });
   return candidates.filter((c) => versions.some((v) => refersTo(c, field, v)));

@@ -15,17 +15,20 @@ export const clusterResourceSetReconciler: ReconcilerDefinition<ClusterResourceS
   kind: { group: ADDONS_GROUP, kind: 'ClusterResourceSet' },
   finalizer: CLUSTER_RESOURCE_SET_FINALIZER,
   watches: [
-    // clusterToClusterResourceSet: a new, relabelled, initialized or removed Cluster.
+    // clusterToClusterResourceSet: a new, relabelled, initialized or removed Cluster wakes the sets
+    // whose selector matches it (before or after a relabel).
     {
       kind: { group: 'cluster.x-k8s.io', kind: 'Cluster' },
-      by: 'namespace',
+      by: 'referrer',
+      field: 'spec.clusterSelector',
       changes: ['metadata.labels', 'metadata.deletionTimestamp', 'status.initialization.controlPlaneInitialized'],
     },
-    // resourceToClusterResourceSet: a resource created or with new data (Reconcile re-applies on a
-    // new hash). Not a removal: Cluster API's ResourceCreateOrUpdate predicate drops deletes, and
-    // a removed resource changes nothing already applied.
-    { kind: { group: '', kind: 'ConfigMap' }, by: 'namespace', on: ['INSERT', 'MODIFY'], changes: ['data'] },
-    { kind: { group: '', kind: 'Secret' }, by: 'namespace', on: ['INSERT', 'MODIFY'], changes: ['data', 'type'] },
+    // resourceToClusterResourceSetFunc: a resource created or with new data (Reconcile re-applies
+    // on a new hash) wakes the sets that own it or, if none does, that list it in `spec.resources`.
+    // Not a removal: Cluster API's ResourceCreateOrUpdate predicate drops deletes, and a removed
+    // resource changes nothing already applied.
+    { kind: { group: '', kind: 'ConfigMap' }, by: 'referrer', field: 'spec.resources', on: ['INSERT', 'MODIFY'], changes: ['data'] },
+    { kind: { group: '', kind: 'Secret' }, by: 'referrer', field: 'spec.resources', on: ['INSERT', 'MODIFY'], changes: ['data', 'type'] },
   ],
   createScope: (ctx: ReconcileContext, object: StoredObject) => createClusterResourceSetScope(ctx, object),
   phases: [applyToClustersPhase, deleteBindingsOfGoneClustersPhase],

@@ -54,12 +54,13 @@ export interface StatusUpdate {
  * How a kind names what it reacts to. `self` is implied. A watch on another kind maps a change
  * of that kind to requests for this one:
  * - `owner`: the changed object's ownerReferences of this kind (e.g. Machine → its MachineSet);
- * - `referrer`: objects of this kind that reference the changed object (resolved by `mapper`);
+ * - `referrer`: objects of this kind whose `field` names or selects the changed object. The
+ *   changed object's ownerReferences of this kind answer first, with no store call (Cluster API's
+ *   mappers go by owner once an object is adopted); only a version without such an owner is
+ *   looked up, in its cluster or namespace, and the candidates filtered by `field`;
  * - `clusterLabel`: objects of this kind in the same cluster (cluster-name label);
  * - `reference`: the object of this kind the changed object names in `field` (Cluster API's
- *   MachineToInfrastructureMapFunc: Machine → its InfraMachine); read off the change, no store call;
- * - `namespace`: every object of this kind in the changed object's namespace (Cluster API's
- *   clusterToClusterResourceSet: a Cluster → the ClusterResourceSets that may select it); one list.
+ *   MachineToInfrastructureMapFunc: Machine → its InfraMachine); read off the change, no store call.
  * `changes` (a predicate, as data) narrows a watch to modifications of the listed field paths:
  * inserts and removals always pass, a MODIFY passes only when one of those paths differs. A path
  * may name one condition by type (`conditionPath('Ready')`): its status or reason must differ.
@@ -72,7 +73,6 @@ export type Watch = WatchMapping & { changes?: readonly string[]; on?: readonly 
 type WatchMapping =
   | { kind: GroupKind; by: 'owner' }
   | { kind: GroupKind; by: 'clusterLabel' }
-  | { kind: GroupKind; by: 'namespace' }
   | { kind: GroupKind; by: 'referrer'; field: ReferrerField }
   | { kind: GroupKind; by: 'reference'; field: ReferrerField };
 
@@ -87,7 +87,11 @@ export type ReferrerField =
   | 'spec.poolRef'
   | 'spec.clusterName'
   | 'spec.topology.classRef'
-  | 'spec.patches.external.discoverVariablesExtension';
+  | 'spec.patches.external.discoverVariablesExtension'
+  /** A label selector: the referrer selects the changed object by its labels (an empty one selects nothing). */
+  | 'spec.clusterSelector'
+  /** A list of `{kind, name}` in the referrer's namespace (a ClusterResourceSet's ConfigMaps and Secrets). */
+  | 'spec.resources';
 
 export interface ReconcilerDefinition<S extends Scope> {
   kind: GroupKind;

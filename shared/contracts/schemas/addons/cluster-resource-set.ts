@@ -28,11 +28,15 @@ export const clusterResourceSetBindingSchema = z.strictObject({
 
 const resourceRefSchema = z.object({ kind: z.enum(['Secret', 'ConfigMap']), name: z.string() });
 const labelSelectorRequirement = z.object({ key: z.string(), operator: z.enum(['In', 'NotIn', 'Exists', 'DoesNotExist']), values: z.array(z.string()).optional() });
+/** `spec.clusterSelector` as read (admission already checked it). */
+export const clusterSelectorView = z.object({ matchLabels: z.record(z.string(), z.string()).optional(), matchExpressions: z.array(labelSelectorRequirement).optional() });
+/** `spec.resources` as read: the ConfigMaps and Secrets of the set's namespace it applies. */
+export const resourceRefsView = z.array(resourceRefSchema);
 
 /** What the reconciler reads of a ClusterResourceSet's spec (admission already checked the rest). */
 export const clusterResourceSetSpecView = z.object({
-  clusterSelector: z.object({ matchLabels: z.record(z.string(), z.string()).optional(), matchExpressions: z.array(labelSelectorRequirement).optional() }),
-  resources: z.array(resourceRefSchema),
+  clusterSelector: clusterSelectorView,
+  resources: resourceRefsView,
   strategy: z.enum(['ApplyOnce', 'Reconcile']).optional(),
 });
 export type ClusterResourceSetSpec = z.infer<typeof clusterResourceSetSpecView>;

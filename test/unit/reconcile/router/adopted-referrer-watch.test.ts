@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { builtinProviderRegistry } from '../../../../functions/reconcile/engine/providers/builtin.js';
+import { ReconcilerRegistry } from '../../../../functions/reconcile/engine/registry.js';
+import { type ReferrerLookup, routeChange } from '../../../../functions/reconcile/router/route-change.js';
+import { type KubeObject, keyString, type OwnerReference, type StoredObject } from '../../../../shared/contracts/object.js';
+import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
+
+/**
+ * A Cluster follows its InfraCluster and control plane by reference until it adopts them, then by
+ * owner (Cluster API's mappers go by owner): a change to an adopted one is answered from its
+ * ownerReferences, with no look-up of the Clusters that name it.
+ */
+const CORE = 'cluster.x-k8s.io';
+const T = '2026-01-01T00:00:00Z';
+const registry = new ReconcilerRegistry(builtinProviderRegistry().reconcilers());
+const clusterKey = keyString({ group: CORE, kind: 'Cluster', namespace: 'ns', name: 'c1' });
+const byCluster: OwnerReference[] = [{ apiVersion: `${CORE}/v1beta2`, kind: 'Cluster', name: 'c1', uid: 'c1-uid', controller: true, blockOwnerDeletion: true }];
+
+function part(kind: 'KubeadmControlPlane' | 'InMemoryCluster', ownerReferences: OwnerReference[] | undefined, status: Record<string, unknown>): StoredObject {
+  const apiVersion = kind === 'InMemoryCluster' ? 'infrastructure.cluster.x-k8s.io/v1beta2' : 'controlplane.cluster.x-k8s.io/v1beta2';
+  return {
+    apiVersion,
+    kind,
+    metadata: { name: kind === 'InMemoryCluster' ? 'c1' : 'c1-cp', namespace: 'ns', uid: 'p-uid', resourceVersion: '1', generation: 1, creationTimestamp: T, ...(ownerReferences ? { ownerReferences } : {}) },
+    spec: {},
+    status,
+  };
+}
+
+const cluster: KubeObject = {
+  apiVersion: `${CORE}/v1beta2`,
+  kind: 'Cluster',
+  metadata: { name: 'c1', namespace: 'ns' },
+  spec: {
+    infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryCluster', name: 'c1' },
+    controlPlaneRef: { apiGroup: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane', name: 'c1-cp' },
+  },
+};
+
+/** The store, recording the Cluster look-ups the router makes (lists of Clusters, by namespace or cluster index). */
+async function recording(): Promise<{ lookup: ReferrerLookup; clusterLookups: string[] }> {
+  const store = new MemoryObjectStore();
+  await store.create(cluster);
+  const clusterLookups: string[] = [];
+  const lookup: ReferrerLookup = {
+    get: (key) => store.get(key),
+    listByCluster: (namespace, name, kind) => {
+      if (kind?.kind === 'Cluster') clusterLookups.push(`byCluster ${name}`);
+      return store.listByCluster(namespace, name, kind);
+    },
+    list: (query) => {
+      if (query.kind === 'Cluster') clusterLookups.push(`list ${query.namespace ?? '*'}`);
+      return store.list(query);
+    },
+  };
+  return { lookup, clusterLookups };
+}
+
+describe('routeChange for a Cluster part, before and after adoption', () => {
+  it.each<[string, 'KubeadmControlPlane' | 'InMemoryCluster', OwnerReference[] | undefined, OwnerReference[] | undefined, string[]]>([
+    ['a control plane not yet adopted is looked up', 'KubeadmControlPlane', undefined, undefined, ['list ns']],
+    ['a control plane being adopted: its unowned version is looked up', 'KubeadmControlPlane', undefined, byCluster, ['list ns']],
+    ['an adopted control plane is answered by its owner', 'KubeadmControlPlane', byCluster, byCluster, []],
+    ['an InfraCluster not yet adopted is looked up', 'InMemoryCluster', undefined, undefined, ['list ns']],
+    ['an adopted InfraCluster is answered by its owner', 'InMemoryCluster', byCluster, byCluster, []],
+  ])('%s', async (_name, kind, ownedBefore, ownedAfter, lookups) => {
+    const { lookup, clusterLookups } = await recording();
+    const change = { type: 'MODIFY' as const, oldObject: part(kind, ownedBefore, { ready: false }), newObject: part(kind, ownedAfter, { ready: true, initialization: { provisioned: true, controlPlaneInitialized: true } }) };
+    const requests = await routeChange(change, registry, lookup);
+    expect(requests.map(keyString)).toContain(clusterKey);
+    expect(clusterLookups).toEqual(lookups);
+  });
+});
