@@ -150,9 +150,15 @@ describe("CAPA's cluster template on moto", () => {
       return objects.some((o) => o.kind === 'DaemonSet' && o.metadata.name === 'aws-cloud-controller-manager') && objects.some((o) => o.metadata.name === 'ebs-csi-controller') ? objects : undefined;
     }, WAIT);
     expect(applied.length).toBeGreaterThan(10);
-    const binding = await api.get('addons.cluster.x-k8s.io/v1beta2', 'ClusterResourceSetBinding', NS, CLUSTER);
-    const bindings = binding?.spec?.bindings;
-    expect(Array.isArray(bindings) ? bindings.map((b: unknown) => stringAt(b, 'clusterResourceSetName')).sort() : bindings).toEqual(['crs-ccm', 'crs-csi']);
+    // Each set records what it applied after applying it, so the binding may trail the objects.
+    const recorded = await eventually('both sets recorded in the binding', async (report) => {
+      const binding = await api.get('addons.cluster.x-k8s.io/v1beta2', 'ClusterResourceSetBinding', NS, CLUSTER);
+      const bindings = binding?.spec?.bindings;
+      const names = Array.isArray(bindings) ? bindings.map((b: unknown) => stringAt(b, 'clusterResourceSetName')).sort() : [];
+      report(names);
+      return names.length === 2 ? names : undefined;
+    }, WAIT);
+    expect(recorded).toEqual(['crs-ccm', 'crs-csi']);
   });
 
   it('scales the workers and upgrades the control plane: old instances terminated, new ones launched, never two for one AWSMachine', async () => {
