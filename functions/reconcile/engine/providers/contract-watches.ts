@@ -20,7 +20,11 @@ export const CONTRACT_WATCHES: ReadonlyArray<{ watcher: GroupKind; roles: readon
 /**
  * Roles a watcher also follows by the reference field that names them (before adoption), either
  * the role's kind itself or, with `template`, its `<Kind>Template` (MachineSets and control
- * planes name templates, so one created after them wakes them at once).
+ * planes name templates, so one created after them wakes them at once). Only a creation is
+ * looked up (ADR 0141): the reconcile it wakes reads the object as it is then and adopts it, and
+ * an adopted one reaches the watcher by its owner. A later write to one not yet adopted finds a
+ * watcher that does not exist yet (its own creation wakes it) or one whose reconcile is about to
+ * read it; a template's later writes and its removal change nothing its watchers read.
  */
 export const CONTRACT_REFERRER_WATCHES: ReadonlyArray<{ watcher: GroupKind; role: ContractRole; field: ReferrerField; template?: true }> = [
   { watcher: { group: CORE, kind: 'Cluster' }, role: 'InfrastructureCluster', field: 'spec.infrastructureRef' },
@@ -49,7 +53,7 @@ export function withContractWatches(reconciler: AnyReconciler, contracts: readon
       .filter((c) => c.role === w.role)
       .flatMap((c): GroupKind[] => (w.template ? (c.templateKind ? [{ group: c.group, kind: c.templateKind }] : []) : [{ group: c.group, kind: c.kind }]))
       .filter((k) => !reconciler.watches.some((x) => x.by === 'referrer' && x.field === w.field && sameGroupKind(x.kind, k)))
-      .map((k): Watch => ({ kind: k, by: 'referrer', field: w.field })),
+      .map((k): Watch => ({ kind: k, by: 'referrer', field: w.field, on: ['INSERT'] })),
   );
   const added = [...extra, ...referrers];
   return added.length === 0 ? reconciler : { ...reconciler, watches: [...reconciler.watches, ...added] };

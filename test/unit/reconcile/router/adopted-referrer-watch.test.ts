@@ -3,12 +3,14 @@ import { builtinProviderRegistry } from '../../../../functions/reconcile/engine/
 import { ReconcilerRegistry } from '../../../../functions/reconcile/engine/registry.js';
 import { type ReferrerLookup, routeChange } from '../../../../functions/reconcile/router/route-change.js';
 import { type KubeObject, keyString, type OwnerReference, type StoredObject } from '../../../../shared/contracts/object.js';
+import type { ObjectChange } from '../../../../shared/ports/object-store.js';
 import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
 
 /**
  * A Cluster follows its InfraCluster and control plane by reference until it adopts them, then by
- * owner (Cluster API's mappers go by owner): a change to an adopted one is answered from its
- * ownerReferences, with no look-up of the Clusters that name it.
+ * owner (Cluster API's mappers go by owner). Only a creation is looked up: the reconcile it wakes
+ * adopts the part, and an adopted part's changes are answered from its ownerReferences, with no
+ * look-up of the Clusters that name it (ADR 0141).
  */
 const CORE = 'cluster.x-k8s.io';
 const T = '2026-01-01T00:00:00Z';
@@ -56,18 +58,23 @@ async function recording(): Promise<{ lookup: ReferrerLookup; clusterLookups: st
   return { lookup, clusterLookups };
 }
 
+type Part = 'KubeadmControlPlane' | 'InMemoryCluster';
+const before = (kind: Part, owners?: OwnerReference[]) => part(kind, owners, { ready: false });
+const after = (kind: Part, owners?: OwnerReference[]) => part(kind, owners, { ready: true, initialization: { provisioned: true, controlPlaneInitialized: true } });
+
 describe('routeChange for a Cluster part, before and after adoption', () => {
-  it.each<[string, 'KubeadmControlPlane' | 'InMemoryCluster', OwnerReference[] | undefined, OwnerReference[] | undefined, string[]]>([
-    ['a control plane not yet adopted is looked up', 'KubeadmControlPlane', undefined, undefined, ['list ns']],
-    ['a control plane being adopted: its unowned version is looked up', 'KubeadmControlPlane', undefined, byCluster, ['list ns']],
-    ['an adopted control plane is answered by its owner', 'KubeadmControlPlane', byCluster, byCluster, []],
-    ['an InfraCluster not yet adopted is looked up', 'InMemoryCluster', undefined, undefined, ['list ns']],
-    ['an adopted InfraCluster is answered by its owner', 'InMemoryCluster', byCluster, byCluster, []],
-  ])('%s', async (_name, kind, ownedBefore, ownedAfter, lookups) => {
+  it.each<[string, ObjectChange, boolean, string[]]>([
+    ['a control plane created is looked up', { type: 'INSERT', newObject: before('KubeadmControlPlane') }, true, ['list ns']],
+    ['a write to one not yet adopted is not (the reconcile its creation woke adopts it)', { type: 'MODIFY', oldObject: before('KubeadmControlPlane'), newObject: after('KubeadmControlPlane') }, false, []],
+    ['its adoption is answered by its new owner', { type: 'MODIFY', oldObject: before('KubeadmControlPlane'), newObject: after('KubeadmControlPlane', byCluster) }, true, []],
+    ['an adopted control plane is answered by its owner', { type: 'MODIFY', oldObject: before('KubeadmControlPlane', byCluster), newObject: after('KubeadmControlPlane', byCluster) }, true, []],
+    ['an InfraCluster created is looked up', { type: 'INSERT', newObject: before('InMemoryCluster') }, true, ['list ns']],
+    ['an adopted InfraCluster is answered by its owner', { type: 'MODIFY', oldObject: before('InMemoryCluster', byCluster), newObject: after('InMemoryCluster', byCluster) }, true, []],
+    ['an adopted InfraCluster removed is answered by its owner', { type: 'REMOVE', oldObject: before('InMemoryCluster', byCluster) }, true, []],
+  ])('%s', async (_name, change, wakesCluster, lookups) => {
     const { lookup, clusterLookups } = await recording();
-    const change = { type: 'MODIFY' as const, oldObject: part(kind, ownedBefore, { ready: false }), newObject: part(kind, ownedAfter, { ready: true, initialization: { provisioned: true, controlPlaneInitialized: true } }) };
     const requests = await routeChange(change, registry, lookup);
-    expect(requests.map(keyString)).toContain(clusterKey);
+    expect(requests.map(keyString).includes(clusterKey)).toBe(wakesCluster);
     expect(clusterLookups).toEqual(lookups);
   });
 });
