@@ -11,13 +11,16 @@ export interface OwnWriteEchoes {
 
 /**
  * controller-runtime's GenerationChanged + metadata predicates for an object's OWN reconciler:
- * creations and removals always count; a modification counts only when something a reconciler
- * acts on changed. A status-only write (and the resourceVersion bump that comes with it) does
- * not, so a reconciler's own status write never re-triggers it; nor does its finalizer being added,
- * nor a write that only fills in the spec fields (`fillsOwnSpec`, ADR 0134) or labels
- * (`fillsOwnLabels`, ADR 0137) it fills in itself.
+ * creations always count. A removal never does: the reconcile it would start reads the object,
+ * finds it gone and stops there (runReconcile), as Cluster API's reconcilers return on NotFound;
+ * what a removal means to others reaches them through their watches (ADR 0141). A modification
+ * counts only when something a reconciler acts on changed. A status-only write (and the
+ * resourceVersion bump that comes with it) does not, so a reconciler's own status write never
+ * re-triggers it; nor does its finalizer being added, nor a write that only fills in the spec
+ * fields (`fillsOwnSpec`, ADR 0134) or labels (`fillsOwnLabels`, ADR 0137) it fills in itself.
  */
 export function ownChangeMatters(change: ObjectChange, echoes: OwnWriteEchoes = {}): boolean {
+  if (change.type === 'REMOVE') return false;
   if (change.type !== 'MODIFY' || !change.oldObject || !change.newObject) return true;
   const before = change.oldObject.metadata;
   const after = change.newObject.metadata;

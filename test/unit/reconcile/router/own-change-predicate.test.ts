@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ownChangeMatters } from '../../../../functions/reconcile/router/own-change-predicate.js';
 import type { StoredObject } from '../../../../shared/contracts/object.js';
+import type { ObjectChange } from '../../../../shared/ports/object-store.js';
 
 const OWN = 'machine.cluster.x-k8s.io';
 
@@ -74,5 +75,15 @@ describe('a label write that only adds the labels the reconciler sets on itself 
   it('without fillsOwnLabels every label change counts', () => {
     const change = { type: 'MODIFY' as const, oldObject: machine(), newObject: machine({ labels: { 'cluster.x-k8s.io/cluster-name': 'c1' }, resourceVersion: '2' }) };
     expect(ownChangeMatters(change)).toBe(true);
+  });
+});
+
+describe('a creation is heard of; a removal is not (the reconcile would find the object gone)', () => {
+  it.each<[string, ObjectChange, boolean]>([
+    ['a creation', { type: 'INSERT', newObject: machine() }, true],
+    ['a removal after its finalizers went', { type: 'REMOVE', oldObject: machine({ deletionTimestamp: '2026-01-01T00:01:00Z' }) }, false],
+    ['a removal of an object without finalizers', { type: 'REMOVE', oldObject: machine() }, false],
+  ])('%s', (_label, change, matters) => {
+    expect(ownChangeMatters(change, { finalizer: OWN })).toBe(matters);
   });
 });

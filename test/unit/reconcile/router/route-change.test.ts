@@ -100,7 +100,7 @@ const named = (o: { kind: string; name: string }) => `${o.kind}/${o.name}`;
 describe('Function: routeChange', () => {
   it.each<[string, () => ObjectChange, string[]]>([
     ['INSERT of a reconciled kind routes to itself and its watchers', () => ({ type: 'INSERT', newObject: machine }), ['Cluster/c1', 'Machine/m1', 'MachineSet/ms1']],
-    ['REMOVE routes to itself and its watchers', () => ({ type: 'REMOVE', oldObject: machine }), ['Cluster/c1', 'Machine/m1', 'MachineSet/ms1']],
+    ['REMOVE routes to its watchers, not to itself (its reconcile would find it gone)', () => ({ type: 'REMOVE', oldObject: machine }), ['Cluster/c1', 'MachineSet/ms1']],
     ['MODIFY of spec (generation bump) routes to itself', () => modified(machine, (o) => ({ ...o, metadata: { ...o.metadata, generation: 2 } })), ['Cluster/c1', 'Machine/m1', 'MachineSet/ms1']],
     ['status-only MODIFY does not re-trigger itself but does trigger watchers', () => modified(machine, (o) => ({ ...o, status: { phase: 'Running' } })), ['Cluster/c1', 'MachineSet/ms1']],
     ['MODIFY of labels routes to itself', () => modified(machine, (o) => ({ ...o, metadata: { ...o.metadata, labels: { ...labels, x: 'y' } } })), ['Cluster/c1', 'Machine/m1', 'MachineSet/ms1']],
