@@ -31,7 +31,7 @@ export const devMachineReconciler: ReconcilerDefinition<InMemoryMachineScope> = 
   // provisionPhase gives it its providerID, written with the provisioned status in one write.
   fillsOwnSpec: ['spec.providerID'],
   watches: [
-    adoptingMachineWatch('spec.infrastructureRef', ['spec.bootstrap.dataSecretName', 'spec.failureDomain', 'metadata.deletionTimestamp', 'metadata.ownerReferences']),
+    adoptingMachineWatch('spec.infrastructureRef', ['spec.bootstrap.dataSecretName', 'spec.failureDomain', 'metadata.ownerReferences']),
   ],
   createScope: createDevMachineScope,
   phases: [inMemoryBackendPhase, ownerMachinePhase, provisionPhase],

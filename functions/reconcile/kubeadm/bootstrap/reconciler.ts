@@ -24,9 +24,9 @@ export const kubeadmConfigReconciler: ReconcilerDefinition<KubeadmConfigScope> =
     {
       kind: { group: CORE_GROUP, kind: 'Cluster' },
       by: 'clusterLabel',
-      changes: ['spec', 'status.initialization', 'metadata.deletionTimestamp'],
+      changes: ['spec', 'status.initialization'],
     },
-    adoptingMachineWatch('spec.bootstrap.configRef', ['spec.version', 'spec.bootstrap.configRef', 'metadata.labels', 'metadata.deletionTimestamp']),
+    adoptingMachineWatch('spec.bootstrap.configRef', ['spec.version', 'spec.bootstrap.configRef', 'metadata.labels']),
   ],
   createScope: createKubeadmConfigScope,
   phases: [findDataSecret, resolveOwner, waitForClusterInfrastructure, chooseRole, renderDataSecret],

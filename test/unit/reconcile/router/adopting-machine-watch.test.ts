@@ -42,7 +42,7 @@ describe('what wakes an infrastructure machine, a bootstrap config and the Clust
       { type: 'MODIFY', oldObject: machine(), newObject: machine({ bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name: 'kc1' }, dataSecretName: 's' } }) },
       [IMM],
     ],
-    ['its deletion wakes both', { type: 'MODIFY', oldObject: machine(), newObject: machine({}, { deletionTimestamp: '2026-01-02T00:00:00Z' }) }, [IMM, KC]],
+    ["its deletion wakes neither: they read nothing of it, and the Machine's deletion deletes them", { type: 'MODIFY', oldObject: machine(), newObject: machine({}, { deletionTimestamp: '2026-01-02T00:00:00Z' }) }, []],
     ['its removal wakes neither (its deletion deleted them first), only the Cluster, which waits for worker Machines to go', { type: 'REMOVE', oldObject: machine() }, [CLUSTER]],
     ["a MachineSet's own finalizer does not wake the Cluster", { type: 'MODIFY', oldObject: machineSet(), newObject: machineSet({ finalizers: ['cluster.x-k8s.io/machineset'] }) }, []],
     ["a MachineSet's status does", { type: 'MODIFY', oldObject: machineSet(), newObject: machineSet({}, { readyReplicas: 1 }) }, [CLUSTER]],

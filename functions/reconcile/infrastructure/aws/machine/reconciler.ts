@@ -1,6 +1,6 @@
 /**
  * AWSMachine (CAPA's kind on the v1beta1 InfraMachine contract): an EC2 instance per AWSMachine,
- * never two. Woken by its Machine (bootstrap data, failure domain, deletion, nodeRef), by EC2
+ * never two. Woken by its Machine (bootstrap data, failure domain, nodeRef), by EC2
  * state-change events routed to its queue, and by a requeue while an instance is pending.
  */
 
@@ -20,7 +20,7 @@ export const awsMachineReconciler: ReconcilerDefinition<AwsMachineScope> = {
   kind: AWS_MACHINE_KIND,
   finalizer: AWS_MACHINE_FINALIZER,
   watches: [
-    adoptingMachineWatch('spec.infrastructureRef', ['spec.bootstrap.dataSecretName', 'spec.failureDomain', 'metadata.deletionTimestamp', 'metadata.ownerReferences', 'status.nodeRef']),
+    adoptingMachineWatch('spec.infrastructureRef', ['spec.bootstrap.dataSecretName', 'spec.failureDomain', 'metadata.ownerReferences', 'status.nodeRef']),
     // The cluster's network and readiness: what a waiting AWSMachine needs to launch.
     { kind: AWS_CLUSTER_KIND, by: 'clusterLabel', changes: ['status.ready', 'status.network', 'status.networkStatus'] },
   ],

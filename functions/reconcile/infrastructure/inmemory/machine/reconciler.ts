@@ -10,7 +10,7 @@ import { adoptingMachineWatch } from '../../../engine/references/adopting-machin
 /**
  * InMemoryMachine: a simulated VM that comes up `spec.startupSeconds` (default 2) after creation
  * once its Machine has bootstrap data. No finalizer: deleting it removes it at once.
- * Its Machine's changes (bootstrap data, deletion) reach it through the Machine's infrastructureRef,
+ * Its Machine's changes (bootstrap data, failure domain) reach it through the Machine's infrastructureRef,
  * as Cluster API's MachineToInfrastructureMapFunc does; no polling.
  */
 export const inMemoryMachineReconciler: ReconcilerDefinition<InMemoryMachineScope> = {
@@ -18,8 +18,8 @@ export const inMemoryMachineReconciler: ReconcilerDefinition<InMemoryMachineScop
   // provisionPhase gives it its providerID, written with the provisioned status in one write.
   fillsOwnSpec: ['spec.providerID'],
   watches: [
-    // What the simulated VM reads of its Machine: bootstrap data, failure domain, deletion.
-    adoptingMachineWatch('spec.infrastructureRef', ['spec.bootstrap.dataSecretName', 'spec.failureDomain', 'metadata.deletionTimestamp', 'metadata.ownerReferences']),
+    // What the simulated VM reads of its Machine: bootstrap data, failure domain, its controller.
+    adoptingMachineWatch('spec.infrastructureRef', ['spec.bootstrap.dataSecretName', 'spec.failureDomain', 'metadata.ownerReferences']),
     // Its IPAddressClaims (spec.addressesFromPools): an address arriving wakes it.
     { kind: { group: IPAM_GROUP, kind: 'IPAddressClaim' }, by: 'owner', changes: ['status.addressRef'] },
   ],
