@@ -59,18 +59,18 @@ async function recording(): Promise<{ lookup: ReferrerLookup; clusterLookups: st
 }
 
 type Part = 'KubeadmControlPlane' | 'InMemoryCluster';
-const before = (kind: Part, owners?: OwnerReference[]) => part(kind, owners, { ready: false });
-const after = (kind: Part, owners?: OwnerReference[]) => part(kind, owners, { ready: true, initialization: { provisioned: true, controlPlaneInitialized: true } });
+const unready = (kind: Part, owners?: OwnerReference[]) => part(kind, owners, { ready: false });
+const ready = (kind: Part, owners?: OwnerReference[]) => part(kind, owners, { ready: true, initialization: { provisioned: true, controlPlaneInitialized: true } });
 
 describe('routeChange for a Cluster part, before and after adoption', () => {
   it.each<[string, ObjectChange, boolean, string[]]>([
-    ['a control plane created is looked up', { type: 'INSERT', newObject: before('KubeadmControlPlane') }, true, ['list ns']],
-    ['a write to one not yet adopted is not (the reconcile its creation woke adopts it)', { type: 'MODIFY', oldObject: before('KubeadmControlPlane'), newObject: after('KubeadmControlPlane') }, false, []],
-    ['its adoption is answered by its new owner', { type: 'MODIFY', oldObject: before('KubeadmControlPlane'), newObject: after('KubeadmControlPlane', byCluster) }, true, []],
-    ['an adopted control plane is answered by its owner', { type: 'MODIFY', oldObject: before('KubeadmControlPlane', byCluster), newObject: after('KubeadmControlPlane', byCluster) }, true, []],
-    ['an InfraCluster created is looked up', { type: 'INSERT', newObject: before('InMemoryCluster') }, true, ['list ns']],
-    ['an adopted InfraCluster is answered by its owner', { type: 'MODIFY', oldObject: before('InMemoryCluster', byCluster), newObject: after('InMemoryCluster', byCluster) }, true, []],
-    ['an adopted InfraCluster removed is answered by its owner', { type: 'REMOVE', oldObject: before('InMemoryCluster', byCluster) }, true, []],
+    ['a control plane created is looked up', { type: 'INSERT', newObject: unready('KubeadmControlPlane') }, true, ['list ns']],
+    ['a write to one not yet adopted is not (the reconcile its creation woke adopts it)', { type: 'MODIFY', oldObject: unready('KubeadmControlPlane'), newObject: ready('KubeadmControlPlane') }, false, []],
+    ['its adoption is answered by its new owner', { type: 'MODIFY', oldObject: unready('KubeadmControlPlane'), newObject: ready('KubeadmControlPlane', byCluster) }, true, []],
+    ['an adopted control plane is answered by its owner', { type: 'MODIFY', oldObject: unready('KubeadmControlPlane', byCluster), newObject: ready('KubeadmControlPlane', byCluster) }, true, []],
+    ['an InfraCluster created is looked up', { type: 'INSERT', newObject: unready('InMemoryCluster') }, true, ['list ns']],
+    ['an adopted InfraCluster is answered by its owner', { type: 'MODIFY', oldObject: unready('InMemoryCluster', byCluster), newObject: ready('InMemoryCluster', byCluster) }, true, []],
+    ['an adopted InfraCluster removed is answered by its owner', { type: 'REMOVE', oldObject: unready('InMemoryCluster', byCluster) }, true, []],
   ])('%s', async (_name, change, wakesCluster, lookups) => {
     const { lookup, clusterLookups } = await recording();
     const requests = await routeChange(change, registry, lookup);

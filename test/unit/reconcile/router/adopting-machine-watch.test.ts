@@ -31,7 +31,6 @@ function machineSet(extra: Partial<StoredObject['metadata']> = {}, status: Recor
 }
 
 const IMM = 'infrastructure.cluster.x-k8s.io/InMemoryMachine/ns1/im1';
-const KC = 'bootstrap.cluster.x-k8s.io/KubeadmConfig/ns1/kc1';
 const CLUSTER = 'cluster.x-k8s.io/Cluster/ns1/c1';
 
 describe('what wakes an infrastructure machine, a bootstrap config and the Cluster', () => {
