@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { builtinProviderRegistry } from '../../../../functions/reconcile/engine/providers/builtin.js';
 import { ReconcilerRegistry } from '../../../../functions/reconcile/engine/registry.js';
-import { type ReferrerLookup, routeChange } from '../../../../functions/reconcile/router/route-change.js';
+import { routeChange } from '../../../../functions/reconcile/router/route-change.js';
 import { type KubeObject, keyString, type OwnerReference, type StoredObject } from '../../../../shared/contracts/object.js';
 import type { ObjectChange } from '../../../../shared/ports/object-store.js';
 import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
+import { CountingLookup } from '../../../support/router-lookup.js';
 
 /**
  * A Cluster follows its InfraCluster and control plane by reference until it adopts them, then by
@@ -39,24 +40,15 @@ const cluster: KubeObject = {
   },
 };
 
-/** The store, recording the Cluster look-ups the router makes (lists of Clusters, by namespace or cluster index). */
-async function recording(): Promise<{ lookup: ReferrerLookup; clusterLookups: string[] }> {
+/** A store holding the Cluster, counting the router's look-ups. */
+async function storeWithCluster(): Promise<CountingLookup> {
   const store = new MemoryObjectStore();
   await store.create(cluster);
-  const clusterLookups: string[] = [];
-  const lookup: ReferrerLookup = {
-    get: (key) => store.get(key),
-    listByCluster: (namespace, name, kind) => {
-      if (kind?.kind === 'Cluster') clusterLookups.push(`byCluster ${name}`);
-      return store.listByCluster(namespace, name, kind);
-    },
-    list: (query) => {
-      if (query.kind === 'Cluster') clusterLookups.push(`list ${query.namespace ?? '*'}`);
-      return store.list(query);
-    },
-  };
-  return { lookup, clusterLookups };
+  return new CountingLookup(store);
 }
+
+/** The look-ups among the namespace's Clusters (by list or cluster index): a referrer watch's. */
+const clusterLookups = (lookup: CountingLookup): string[] => lookup.calls.filter((c) => c.startsWith('list Cluster ') || (c.startsWith('listByCluster ') && c.endsWith(' Cluster')));
 
 type Part = 'KubeadmControlPlane' | 'InMemoryCluster';
 const unready = (kind: Part, owners?: OwnerReference[]) => part(kind, owners, { ready: false });
@@ -64,17 +56,17 @@ const ready = (kind: Part, owners?: OwnerReference[]) => part(kind, owners, { re
 
 describe('routeChange for a Cluster part, before and after adoption', () => {
   it.each<[string, ObjectChange, boolean, string[]]>([
-    ['a control plane created is looked up', { type: 'INSERT', newObject: unready('KubeadmControlPlane') }, true, ['list ns']],
+    ['a control plane created is looked up', { type: 'INSERT', newObject: unready('KubeadmControlPlane') }, true, ['list Cluster ns']],
     ['a write to one not yet adopted is not (the reconcile its creation woke adopts it)', { type: 'MODIFY', oldObject: unready('KubeadmControlPlane'), newObject: ready('KubeadmControlPlane') }, false, []],
     ['its adoption is answered by its new owner', { type: 'MODIFY', oldObject: unready('KubeadmControlPlane'), newObject: ready('KubeadmControlPlane', byCluster) }, true, []],
     ['an adopted control plane is answered by its owner', { type: 'MODIFY', oldObject: unready('KubeadmControlPlane', byCluster), newObject: ready('KubeadmControlPlane', byCluster) }, true, []],
-    ['an InfraCluster created is looked up', { type: 'INSERT', newObject: unready('InMemoryCluster') }, true, ['list ns']],
+    ['an InfraCluster created is looked up', { type: 'INSERT', newObject: unready('InMemoryCluster') }, true, ['list Cluster ns']],
     ['an adopted InfraCluster is answered by its owner', { type: 'MODIFY', oldObject: unready('InMemoryCluster', byCluster), newObject: ready('InMemoryCluster', byCluster) }, true, []],
     ['an adopted InfraCluster removed is answered by its owner', { type: 'REMOVE', oldObject: unready('InMemoryCluster', byCluster) }, true, []],
   ])('%s', async (_name, change, wakesCluster, lookups) => {
-    const { lookup, clusterLookups } = await recording();
+    const lookup = await storeWithCluster();
     const requests = await routeChange(change, registry, lookup);
     expect(requests.map(keyString).includes(clusterKey)).toBe(wakesCluster);
-    expect(clusterLookups).toEqual(lookups);
+    expect(clusterLookups(lookup)).toEqual(lookups);
   });
 });

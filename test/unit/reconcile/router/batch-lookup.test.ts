@@ -9,37 +9,13 @@ import { objectToItem } from '../../../../shared/adapters/aws/dynamodb/item-code
 import { objectChangeFromStreamRecord } from '../../../../shared/adapters/aws/dynamodb/stream-record.js';
 import { toLambdaImage } from '../../../../shared/adapters/aws/dynamodb-streams/lambda-image.js';
 import type { GroupKind, ObjectKey, StoredObject } from '../../../../shared/contracts/object.js';
-import type { ListQuery, ListResult } from '../../../../shared/ports/object-store.js';
 import type { ReconcileRequest, WorkQueue } from '../../../../shared/ports/work-queue.js';
 import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
+import { CountingLookup } from '../../../support/router-lookup.js';
 
 const CORE = 'cluster.x-k8s.io';
 const MACHINE: GroupKind = { group: CORE, kind: 'Machine' };
 const HEALTH_CHECK: GroupKind = { group: CORE, kind: 'MachineHealthCheck' };
-
-/** The store's lookups, counted by call; `failNext` makes the next call reject. */
-class CountingLookup implements ReferrerLookup {
-  readonly calls: string[] = [];
-  failNext = false;
-  constructor(private readonly store: MemoryObjectStore) {}
-  get(key: ObjectKey): Promise<StoredObject | undefined> {
-    return this.count(`get ${key.kind} ${key.name}`, () => this.store.get(key));
-  }
-  listByCluster(namespace: string, clusterName: string, kind?: GroupKind): Promise<StoredObject[]> {
-    return this.count(`listByCluster ${namespace}/${clusterName} ${kind?.kind ?? '*'}`, () => this.store.listByCluster(namespace, clusterName, kind));
-  }
-  list(query: ListQuery): Promise<ListResult> {
-    return this.count(`list ${query.kind} ${query.namespace ?? '*'}`, () => this.store.list(query));
-  }
-  private async count<T>(call: string, ask: () => Promise<T>): Promise<T> {
-    this.calls.push(call);
-    if (this.failNext) {
-      this.failNext = false;
-      throw new Error('throttled');
-    }
-    return ask();
-  }
-}
 
 const clusterKey: ObjectKey = { ...{ group: CORE, kind: 'Cluster' }, namespace: 'ns', name: 'c1' };
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { clusterResourceSetReconciler } from '../../../../functions/reconcile/addons/clusterresourceset/reconciler.js';
 import { ReconcilerRegistry } from '../../../../functions/reconcile/engine/registry.js';
-import { type ReferrerLookup, routeChange } from '../../../../functions/reconcile/router/route-change.js';
+import { routeChange } from '../../../../functions/reconcile/router/route-change.js';
 import { keyString, type OwnerReference, type StoredObject } from '../../../../shared/contracts/object.js';
 import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
+import { CountingLookup } from '../../../support/router-lookup.js';
 
 /**
  * The ClusterResourceSet's watches, as Cluster API's mappers: a Cluster wakes the sets of its
@@ -50,21 +51,6 @@ async function storeWithSets(): Promise<MemoryObjectStore> {
   return store;
 }
 
-/** The store, counting the lookups the router makes. */
-function counted(store: MemoryObjectStore): { lookup: ReferrerLookup; calls: () => number } {
-  let calls = 0;
-  const counting = <T>(read: () => Promise<T>): Promise<T> => {
-    calls++;
-    return read();
-  };
-  const lookup: ReferrerLookup = {
-    get: (key) => counting(() => store.get(key)),
-    listByCluster: (namespace, name, kind) => counting(() => store.listByCluster(namespace, name, kind)),
-    list: (query) => counting(() => store.list(query)),
-  };
-  return { lookup, calls: () => calls };
-}
-
 const setsIn = (namespace: string, names: string[]) => names.map((name) => keyString({ group: 'addons.cluster.x-k8s.io', kind: 'ClusterResourceSet', namespace, name }));
 
 describe('routeChange with the ClusterResourceSet watches', () => {
@@ -85,10 +71,10 @@ describe('routeChange with the ClusterResourceSet watches', () => {
     ['a ConfigMap relabelled only does not', configMap('a', 'cni', { k: '1' }), configMap('a', 'cni', { k: '1' }, { l: 'v' }), [], 0],
     ['a namespace without sets wakes nothing', undefined, cluster('c', { cni: 'calico' }), [], 1],
   ])('%s', async (_name, oldObject, newObject, expected, lookups) => {
-    const { lookup, calls } = counted(await storeWithSets());
+    const lookup = new CountingLookup(await storeWithSets());
     const type = !oldObject ? 'INSERT' : !newObject ? 'REMOVE' : 'MODIFY';
     const requests = await routeChange({ type, ...(oldObject ? { oldObject } : {}), ...(newObject ? { newObject } : {}) }, registry, lookup);
     expect(requests.map(keyString).sort()).toEqual(expected);
-    expect(calls()).toBe(lookups);
+    expect(lookup.calls).toHaveLength(lookups);
   });
 });
