@@ -82,10 +82,10 @@ async function resolveWatch(
  * answered by them, with no store call. Only a version without one is looked up.
  */
 async function referrerKeys(versions: readonly StoredObject[], kind: GroupKind, field: ReferrerField, lookup: ReferrerLookup): Promise<ObjectKey[]> {
-  const owners = versions.flatMap((o) => ownersOfKind(o, kind));
-  const unowned = versions.filter((o) => ownersOfKind(o, kind).length === 0);
+  const owners = versions.map((o) => ownersOfKind(o, kind));
+  const unowned = versions.filter((_, i) => owners[i]?.length === 0);
   const found = unowned.length > 0 ? await referrers(unowned, kind, field, lookup) : [];
-  return [...owners, ...found.map(keyOf)];
+  return [...owners.flat(), ...found.map(keyOf)];
 }
 
 function ownersOfKind(object: StoredObject, kind: GroupKind): ObjectKey[] {
