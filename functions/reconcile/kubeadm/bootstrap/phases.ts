@@ -2,7 +2,7 @@
 
 import { numberAt, recordAt, stringAt, valueAt } from '../../../../shared/contracts/json.js';
 import { LABEL_CLUSTER_NAME, type ObjectKey, type StoredObject, controllerOf, ownerReferenceTo } from '../../../../shared/contracts/object.js';
-import { TerminalError, isAlreadyExists } from '../../../../shared/errors/index.js';
+import { TerminalError, TransientError, isAlreadyExists } from '../../../../shared/errors/index.js';
 import {
   ensureClusterCertificates,
   isComplete,
@@ -34,11 +34,28 @@ function secretKey(namespace: string, name: string): ObjectKey {
   return { group: '', kind: 'Secret', namespace, name };
 }
 
-/** Idempotence: once the data Secret exists it is never rendered again. */
+/**
+ * Idempotence: once the data Secret exists it is never rendered again. A config whose status
+ * names its data Secret reads it first and stops there (Cluster API trusts that status and reads
+ * nothing). Before that the Secret exists only if a render's status write was lost, and that
+ * render's create finds it again (`createDataSecret`), so a config still waiting on its owner,
+ * its Cluster or the control plane reads no Secret.
+ */
 export async function findDataSecret(scope: KubeadmConfigScope): Promise<PhaseResult | undefined> {
+  if (!statusNamesDataSecret(scope.object)) return undefined;
   const config = scope.object;
   const secret = await scope.ctx.store.get(secretKey(config.metadata.namespace, config.metadata.name));
   if (!secret) return undefined;
+  return adoptDataSecret(scope, secret);
+}
+
+function statusNamesDataSecret(config: StoredObject): boolean {
+  return stringAt(config, 'status', 'dataSecretName') !== undefined || valueAt(config, 'status', 'initialization', 'dataSecretCreated') === true;
+}
+
+/** The config's own Secret is its data; one controlled by anything else is a conflict it waits on. */
+function adoptDataSecret(scope: KubeadmConfigScope, secret: StoredObject): PhaseResult {
+  const config = scope.object;
   if (controllerOf(secret)?.uid !== config.metadata.uid) {
     return waiting(scope, 'DataSecretConflict', `secret ${config.metadata.name} exists and is not controlled by this KubeadmConfig`);
   }
@@ -183,29 +200,41 @@ async function renderForRole(scope: KubeadmConfigScope, r: Resolved): Promise<Ph
     ...(token ? { token } : {}),
   };
   const rendered = renderBootstrapData(request);
-  await createDataSecret(scope, r.clusterName, rendered.value);
+  const existing = await createDataSecret(scope, r.clusterName, rendered.value);
+  if (existing) {
+    const adopted = adoptDataSecret(scope, existing);
+    // Someone else's Secret under this name: this Machine cannot init, so another one may.
+    if (!scope.dataSecretName && r.role === 'init') await releaseInitLock(store, r.cluster);
+    return adopted;
+  }
   scope.dataSecretName = scope.object.metadata.name;
   scope.conditions.push(...dataSecretConditions({ available: true }));
   scope.conditions.push(userDataSizeCondition(rendered.bytes, rendered.withinUserDataLimit, rendered.gzipped));
   return undefined;
 }
 
-async function createDataSecret(scope: KubeadmConfigScope, clusterName: string, value: string): Promise<void> {
+/** Creates the data Secret; when one exists already, returns it instead (read once, to adopt it or report the conflict). */
+async function createDataSecret(scope: KubeadmConfigScope, clusterName: string, value: string): Promise<StoredObject | undefined> {
   const config = scope.object;
+  const key = secretKey(config.metadata.namespace, config.metadata.name);
   try {
     await scope.ctx.store.create({
       apiVersion: 'v1',
       kind: 'Secret',
       type: CLUSTER_SECRET_TYPE,
       metadata: {
-        name: config.metadata.name,
-        namespace: config.metadata.namespace,
+        name: key.name,
+        namespace: key.namespace,
         labels: { [LABEL_CLUSTER_NAME]: clusterName },
         ownerReferences: [ownerReferenceTo(config)],
       },
       data: { value, format: Buffer.from('cloud-config').toString('base64') },
     });
+    return undefined;
   } catch (error) {
     if (!isAlreadyExists(error)) throw error;
   }
+  const existing = await scope.ctx.store.get(key);
+  if (!existing) throw new TransientError(`secret ${key.name} was reported to exist and is gone; retrying`);
+  return existing;
 }

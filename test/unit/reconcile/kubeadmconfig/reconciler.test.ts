@@ -1,11 +1,11 @@
 import { X509Certificate, createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { isRecord, stringAt } from '../../../../shared/contracts/json.js';
 import { kubeadmConfigReconciler } from '../../../../functions/reconcile/kubeadm/bootstrap/reconciler.js';
 import { runReconcile } from '../../../../functions/reconcile/engine/skeleton/run-reconcile.js';
-import type { StoredObject } from '../../../../shared/contracts/object.js';
+import type { ObjectKey, StoredObject } from '../../../../shared/contracts/object.js';
 import { CountingStore } from '../../../support/counting-store.js';
 import {
   CLUSTER,
@@ -135,6 +135,57 @@ describe('KubeadmConfig reconciler', () => {
     const config = await store.get(configKey('m1'));
     const conditions = Array.isArray(config?.status?.conditions) ? config.status.conditions : [];
     expect(conditions).toContainEqual(expect.objectContaining({ type: 'DataSecretAvailable', status: 'False', reason }));
+  });
+
+  it.each([
+    { name: 'an owner Machine', owner: false, cluster: {}, controlPlane: true, reason: 'WaitingForOwner' },
+    { name: 'infrastructure', owner: true, cluster: { provisioned: false }, controlPlane: true, reason: 'WaitingForInfrastructure' },
+    { name: 'the control plane (a worker)', owner: true, cluster: {}, controlPlane: false, reason: 'WaitingForControlPlaneInitialization' },
+    { name: 'certificates', owner: true, cluster: { controlPlaneRef: true }, controlPlane: true, reason: 'WaitingForCertificates' },
+  ])('reads no data Secret while it waits for $name', async ({ owner, cluster, controlPlane, reason }) => {
+    const { store, ctx } = newEnv();
+    await createCluster(store, cluster);
+    const { config } = await createMachineWithConfig(store, 'm1', { controlPlane });
+    if (!owner) await store.update({ ...config, metadata: { ...config.metadata, ownerReferences: [] } });
+    const get = vi.spyOn(store, 'get');
+    await runReconcile(kubeadmConfigReconciler, ctx, configKey('m1'));
+    expect(get.mock.calls.map(([key]) => key)).not.toContainEqual(secretKey('m1'));
+    expect(JSON.stringify((await store.get(configKey('m1')))?.status?.conditions)).toContain(reason);
+  });
+
+  it('once its status names the data Secret, reads only itself and the Secret', async () => {
+    const { store, ctx } = newEnv();
+    await createCluster(store);
+    await createMachineWithConfig(store, 'cp-a', { controlPlane: true });
+    await runReconcile(kubeadmConfigReconciler, ctx, configKey('cp-a'));
+    expect((await store.get(configKey('cp-a')))?.status?.dataSecretName).toBe('cp-a');
+    const get = vi.spyOn(store, 'get');
+    const list = vi.spyOn(store, 'listByCluster');
+    await runReconcile(kubeadmConfigReconciler, ctx, configKey('cp-a'));
+    expect(get.mock.calls.map(([key]: [ObjectKey]) => key.kind)).toEqual(['KubeadmConfig', 'Secret']);
+    expect(list).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    { name: 'an init Machine gives up the init lock', controlPlane: true, initialized: false },
+    { name: 'a worker', controlPlane: false, initialized: true },
+  ])('reports a Secret of its name that it does not control as DataSecretConflict, untouched: $name', async ({ controlPlane, initialized }) => {
+    const { store, ctx } = newEnv();
+    const cluster = await createCluster(store);
+    if (initialized) {
+      await createMachineWithConfig(store, 'cp-init', { controlPlane: true });
+      await runReconcile(kubeadmConfigReconciler, ctx, configKey('cp-init'));
+      await setStatus(store, cluster, { initialization: { infrastructureProvisioned: true, controlPlaneInitialized: true } });
+    }
+    const foreign = await store.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'm1', namespace: NS }, data: { value: 'bm90IG1pbmU=' } });
+    await createMachineWithConfig(store, 'm1', { controlPlane });
+    await runReconcile(kubeadmConfigReconciler, ctx, configKey('m1'));
+    const config = await store.get(configKey('m1'));
+    expect(JSON.stringify(config?.status?.conditions)).toContain('DataSecretConflict');
+    expect(config?.status?.dataSecretName).toBeUndefined();
+    expect((await store.get(secretKey('m1')))?.metadata.resourceVersion).toBe(foreign.metadata.resourceVersion);
+    const lock = await store.get({ group: '', kind: 'ConfigMap', namespace: NS, name: `${CLUSTER}-lock` });
+    expect(lock?.data?.['lock-information'] ?? '').not.toContain('"m1"');
   });
 
   it('waits for an owner Machine', async () => {
