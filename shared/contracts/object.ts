@@ -138,6 +138,10 @@ export function ownerReferenceTo(owner: StoredObject, controller = true): OwnerR
 
 /** Well-known labels and annotations (capi-contract.md §2.2). */
 export const LABEL_CLUSTER_NAME = 'cluster.x-k8s.io/cluster-name';
+/** Secret type of every Secret Cluster API writes: kubeconfigs, cluster certificates, bootstrap data. */
+export const CLUSTER_SECRET_TYPE = 'cluster.x-k8s.io/secret';
+/** Secret type of a Kubernetes bootstrap token. */
+export const BOOTSTRAP_TOKEN_SECRET_TYPE = 'bootstrap.kubernetes.io/token';
 export const ANNOTATION_PAUSED = 'cluster.x-k8s.io/paused';
 /** On an object cloned from a template: the template's name and `Kind.group` (Cluster API's clone annotations). */
 export const ANNOTATION_CLONED_FROM_NAME = 'cluster.x-k8s.io/cloned-from-name';

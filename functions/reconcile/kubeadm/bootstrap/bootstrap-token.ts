@@ -5,12 +5,11 @@
  * the KubeadmConfig. Generated once; every later render reads the same token.
  */
 
-import { LABEL_CLUSTER_NAME, type StoredObject, ownerReferenceTo } from '../../../../shared/contracts/object.js';
+import { BOOTSTRAP_TOKEN_SECRET_TYPE, LABEL_CLUSTER_NAME, type StoredObject, ownerReferenceTo } from '../../../../shared/contracts/object.js';
 import { isAlreadyExists } from '../../../../shared/errors/index.js';
 import type { ObjectStore } from '../../../../shared/ports/object-store.js';
 import { encodeSecretValue, secretText } from '../common/secret-data.js';
 
-export const BOOTSTRAP_TOKEN_SECRET_TYPE = 'bootstrap.kubernetes.io/token';
 /** CABPK's default `--bootstrap-token-ttl`. */
 export const TOKEN_TTL_SECONDS = 15 * 60;
 const TOKEN_PATTERN = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;

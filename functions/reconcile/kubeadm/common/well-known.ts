@@ -3,10 +3,7 @@
 export const LABEL_CONTROL_PLANE = 'cluster.x-k8s.io/control-plane';
 export const LABEL_CONTROL_PLANE_NAME = 'cluster.x-k8s.io/control-plane-name';
 export const ANNOTATION_DELETE_MACHINE = 'cluster.x-k8s.io/delete-machine';
-export { ANNOTATION_CLONED_FROM_GROUPKIND, ANNOTATION_CLONED_FROM_NAME } from '../../../../shared/contracts/object.js';
-
-/** Secret type of every Secret Cluster API writes. */
-export const CLUSTER_SECRET_TYPE = 'cluster.x-k8s.io/secret';
+export { ANNOTATION_CLONED_FROM_GROUPKIND, ANNOTATION_CLONED_FROM_NAME, CLUSTER_SECRET_TYPE } from '../../../../shared/contracts/object.js';
 
 export const CORE_GROUP = 'cluster.x-k8s.io';
 export const CORE_API_VERSION = 'cluster.x-k8s.io/v1beta2';
