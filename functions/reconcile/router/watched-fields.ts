@@ -2,7 +2,7 @@ import { conditionsOf, findCondition } from '../../../shared/contracts/condition
 import { deepEqual, valueAt } from '../../../shared/contracts/json.js';
 import type { StoredObject } from '../../../shared/contracts/object.js';
 import type { ObjectChange } from '../../../shared/ports/object-store.js';
-import type { Watch } from '../engine/skeleton/types.js';
+import type { IgnoredValues, Watch } from '../engine/skeleton/types.js';
 import { conditionOfPath, EVERY_CONDITION, valueTestOfPath } from '../engine/skeleton/watch-fields.js';
 
 /**
@@ -10,9 +10,11 @@ import { conditionOfPath, EVERY_CONDITION, valueTestOfPath } from '../engine/ske
  * one of its field paths differs; a condition path (`conditionPath`) compares that condition's
  * status, or whether it has the reason the path names; `EVERY_CONDITION_STATUS` compares the
  * status of every condition; a value path (`valueIsPath`) compares whether the field has that value.
+ * A watch with `ignore` passes no change whose every version holds an ignored value.
  */
 export function watchedFieldsChanged(watch: Watch, change: ObjectChange): boolean {
   if (watch.on && !watch.on.includes(change.type)) return false;
+  if (watch.ignore && isIgnored(watch.ignore, change)) return false;
   if (change.type !== 'MODIFY' || !watch.changes) return true;
   return watch.changes.some((path) => fieldChanged(path, change.oldObject, change.newObject));
 }
@@ -42,4 +44,13 @@ function conditionGist(object: StoredObject | undefined, path: { type: string; r
   }
   const condition = findCondition(conditionsOf(object?.status), path.type);
   return path.reason === undefined ? condition?.status : condition?.reason === path.reason;
+}
+
+function isIgnored(ignore: IgnoredValues, change: ObjectChange): boolean {
+  const segments = ignore.path.split('.');
+  const versions = [change.oldObject, change.newObject].filter((o): o is StoredObject => o !== undefined);
+  return versions.every((o) => {
+    const value = valueAt(o, ...segments);
+    return typeof value === 'string' && ignore.values.includes(value);
+  });
 }

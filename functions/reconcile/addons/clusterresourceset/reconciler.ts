@@ -3,7 +3,7 @@
  * Secret resources to the workload clusters it selects through the WorkloadCluster port and records
  * what it applied in each Cluster's ClusterResourceSetBinding.
  */
-import type { StoredObject } from '../../../../shared/contracts/object.js';
+import { BOOTSTRAP_TOKEN_SECRET_TYPE, CLUSTER_SECRET_TYPE, type StoredObject } from '../../../../shared/contracts/object.js';
 import { CLUSTER_RESOURCE_SET_FINALIZER } from '../../../../shared/contracts/schemas/addons/cluster-resource-set.js';
 import { ADDONS_GROUP } from '../../../../shared/contracts/schemas/groups.js';
 import type { ReconcileContext, ReconcilerDefinition } from '../../engine/skeleton/types.js';
@@ -28,7 +28,16 @@ export const clusterResourceSetReconciler: ReconcilerDefinition<ClusterResourceS
     // Not a removal: Cluster API's ResourceCreateOrUpdate predicate drops deletes, and a removed
     // resource changes nothing already applied.
     { kind: { group: '', kind: 'ConfigMap' }, by: 'referrer', field: 'spec.resources', on: ['INSERT', 'MODIFY'], changes: ['data'] },
-    { kind: { group: '', kind: 'Secret' }, by: 'referrer', field: 'spec.resources', on: ['INSERT', 'MODIFY'], changes: ['data', 'type'] },
+    // Nor a Secret of a type only controllers write (ADR 0142): a set applies only Secrets of its
+    // own type and reports any other it lists on its next try, so these cannot give it work.
+    {
+      kind: { group: '', kind: 'Secret' },
+      by: 'referrer',
+      field: 'spec.resources',
+      on: ['INSERT', 'MODIFY'],
+      changes: ['data', 'type'],
+      ignore: { path: 'type', values: [CLUSTER_SECRET_TYPE, BOOTSTRAP_TOKEN_SECRET_TYPE] },
+    },
   ],
   createScope: (ctx: ReconcileContext, object: StoredObject) => createClusterResourceSetScope(ctx, object),
   phases: [applyToClustersPhase, deleteBindingsOfGoneClustersPhase],

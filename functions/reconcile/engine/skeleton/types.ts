@@ -67,8 +67,17 @@ export interface StatusUpdate {
  * `on` (also a predicate as data) narrows a watch to the listed change types: a deleting owner
  * that waits for its members to be gone watches their `REMOVE`s only, so it proceeds when the
  * last one goes instead of on a timer, and their other writes do not wake it.
+ * `ignore` (a predicate as data) drops changes to objects whose field at `path` holds one of
+ * `values` in every version the change carries, before any lookup: a ClusterResourceSet does not
+ * hear of the Secrets only controllers write (ADR 0142).
  */
-export type Watch = WatchMapping & { changes?: readonly string[]; on?: readonly ChangeType[] };
+export type Watch = WatchMapping & { changes?: readonly string[]; on?: readonly ChangeType[]; ignore?: IgnoredValues };
+
+export interface IgnoredValues {
+  /** A dotted field path, e.g. `type`. */
+  path: string;
+  values: readonly string[];
+}
 
 type WatchMapping =
   | { kind: GroupKind; by: 'owner' }

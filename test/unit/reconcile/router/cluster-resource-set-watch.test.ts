@@ -31,7 +31,8 @@ function object(apiVersion: string, kind: string, namespace: string, shape: Shap
 }
 
 const cluster = (namespace: string, labels: Record<string, string> = {}, status: Record<string, unknown> = {}) => object('cluster.x-k8s.io/v1beta2', 'Cluster', namespace, { labels, fields: { status } });
-const secret = (namespace: string, name: string, shape: Shape = {}) => object('v1', 'Secret', namespace, { name, ...shape, fields: { type: 'addons.cluster.x-k8s.io/resource-set', data: { k: 'MQ==' } } });
+const secret = (namespace: string, name: string, shape: Shape = {}, type = 'addons.cluster.x-k8s.io/resource-set') =>
+  object('v1', 'Secret', namespace, { name, ...shape, fields: { type, data: { k: 'MQ==' } } });
 const configMap = (namespace: string, name: string, data: Record<string, string>, labels: Record<string, string> = {}) => object('v1', 'ConfigMap', namespace, { name, labels, fields: { data } });
 const ownedBy = (set: string): OwnerReference[] => [{ apiVersion: 'addons.cluster.x-k8s.io/v1beta2', kind: 'ClusterResourceSet', name: set, uid: `uid-${set}` }];
 
@@ -65,6 +66,10 @@ describe('routeChange with the ClusterResourceSet watches', () => {
     ['a new Secret wakes the sets that list it', undefined, secret('a', 'creds'), setsIn('a', ['one']), 1],
     ['a new Secret no set lists wakes none (a bootstrap data secret)', undefined, secret('a', 'c1-md-0-abcde', { labels: { 'cluster.x-k8s.io/cluster-name': 'c1' } }), [], 1],
     ['a new ConfigMap no set lists wakes none', undefined, configMap('b', 'cni', { k: '1' }), [], 1],
+    ['a new Secret of the type Cluster API writes wakes none and looks nothing up, listed or not', undefined, secret('a', 'creds', {}, 'cluster.x-k8s.io/secret'), [], 0],
+    ['nor does a bootstrap token', undefined, secret('a', 'creds', {}, 'bootstrap.kubernetes.io/token'), [], 0],
+    ['an Opaque Secret a set lists wakes it (to report the wrong type at once)', undefined, secret('a', 'creds', {}, 'Opaque'), setsIn('a', ['one']), 1],
+    ['a Secret turned to the set type wakes the sets that list it', secret('a', 'creds', {}, 'cluster.x-k8s.io/secret'), secret('a', 'creds'), setsIn('a', ['one']), 1],
     ['a Secret a set owns wakes its owners only, with no lookup', secret('a', 'creds', { ownerReferences: ownedBy('two') }), { ...secret('a', 'creds', { ownerReferences: ownedBy('two') }), data: { k: 'Mg==' } }, setsIn('a', ['two']), 0],
     ["a removed ConfigMap does not (Cluster API's ResourceCreateOrUpdate predicate)", configMap('a', 'cni', { k: '1' }), undefined, [], 0],
     ['a removed Secret does not either', secret('a', 'creds'), undefined, [], 0],

@@ -45,6 +45,17 @@ describe('watch `changes` predicate', () => {
   ])('`on: [REMOVE]`: %s', (_name, change, expected) => {
     expect(watchedFieldsChanged({ ...watch, on: ['REMOVE'] }, change)).toBe(expected);
   });
+
+  it.each<[string, ObjectChange, boolean]>([
+    ['an insert with an ignored value', { type: 'INSERT', newObject: machine({ version: 'v1' }) }, false],
+    ['a removal with one', { type: 'REMOVE', oldObject: machine({ version: 'v2' }) }, false],
+    ['an insert with another value', { type: 'INSERT', newObject: machine({ version: 'v3' }) }, true],
+    ['an insert without the field', { type: 'INSERT', newObject: machine({}) }, true],
+    ['a change from an ignored value to another', { type: 'MODIFY', oldObject: machine({ version: 'v1' }), newObject: machine({ version: 'v3' }) }, true],
+    ['a change between ignored values', { type: 'MODIFY', oldObject: machine({ version: 'v1' }), newObject: machine({ version: 'v2' }) }, false],
+  ])('`ignore` of spec.version v1 and v2: %s → %s', (_name, change, expected) => {
+    expect(watchedFieldsChanged({ ...watch, ignore: { path: 'spec.version', values: ['v1', 'v2'] } }, change)).toBe(expected);
+  });
 });
 
 describe('condition paths in `changes`', () => {
