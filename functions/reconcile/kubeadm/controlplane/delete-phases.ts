@@ -8,6 +8,7 @@
 import { type StoredObject, controllerOf, isDeleting, keyOf } from '../../../../shared/contracts/object.js';
 import { isNotFound } from '../../../../shared/errors/index.js';
 import { LABEL_CONTROL_PLANE } from '../common/well-known.js';
+import { MACHINE } from '../../engine/references/cluster-members.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { WAIT_SAFETY_NET_SECONDS } from '../../engine/work/wait-safety-net.js';
 import { clusterNameOf } from './phases.js';
@@ -22,8 +23,9 @@ export async function deleteControlPlane(scope: KcpScope): Promise<PhaseResult |
   const { store } = scope.ctx;
   const kcp = scope.object;
   const clusterName = clusterNameOf(kcp);
+  // Machines only: the whole cluster would also read its Secrets, most of its bytes.
   const objects = clusterName
-    ? await store.listByCluster(kcp.metadata.namespace, clusterName)
+    ? await store.listByCluster(kcp.metadata.namespace, clusterName, MACHINE)
     : await store.listByOwner(kcp.metadata.uid);
   const workers = objects.filter(isWorkerMachine);
   if (workers.length > 0) {
