@@ -1,5 +1,5 @@
 /**
- * An in-memory EC2 for tests and benchmarks: the network half plus instances. Instances start
+ * An in-memory EC2 for tests and benchmarks: the network and security groups plus instances. Instances start
  * `pending` and are `running` from the next describe; terminated ones go `shutting-down` then
  * `terminated` and stay listed, as on EC2. Options model what differs between EC2 and moto:
  * `honourClientToken` (EC2 deduplicates RunInstances on it, moto does not) and
@@ -9,7 +9,8 @@
 import { CloudApiError } from '../../../errors/index.js';
 import type { Ec2, Filter, Image, Instance, InstanceState, Query, RunInstanceRequest } from '../../../ports/ec2.js';
 import { select } from './filters.js';
-import { InMemoryEc2Network, type InMemoryNetworkOptions } from './in-memory-network.js';
+import type { InMemoryNetworkOptions } from './in-memory-network.js';
+import { InMemoryEc2SecurityGroups } from './in-memory-security-groups.js';
 
 export interface InMemoryEc2Options extends Partial<InMemoryNetworkOptions> {
   /** Default true (EC2's behaviour); false behaves like moto. */
@@ -30,7 +31,7 @@ interface StoredInstance extends Instance {
 
 const TRANSITIONS: Partial<Record<InstanceState, InstanceState>> = { pending: 'running', 'shutting-down': 'terminated', stopping: 'stopped' };
 
-export class InMemoryEc2 extends InMemoryEc2Network implements Ec2 {
+export class InMemoryEc2 extends InMemoryEc2SecurityGroups implements Ec2 {
   readonly instances = new Map<string, StoredInstance>();
   readonly images = new Map<string, Image & { tags: Record<string, string> }>();
   private readonly honourClientToken: boolean;

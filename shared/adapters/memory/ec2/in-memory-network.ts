@@ -1,6 +1,6 @@
 /**
  * The network half of the in-memory EC2: VPCs, subnets, internet gateways, Elastic IPs, NAT
- * gateways, route tables and security groups, with EC2's dependency rules on delete
+ * gateways and route tables (security groups: in-memory-security-groups.ts), with EC2's dependency rules on delete
  * (`DependencyViolation`) so a teardown in the wrong order fails here as it would on AWS.
  */
 
@@ -9,8 +9,6 @@ import type {
   AvailabilityZone,
   ElasticIp,
   Ec2Network,
-  Ec2SecurityGroups,
-  IngressRule,
   InternetGateway,
   NatGateway,
   Query,
@@ -30,9 +28,9 @@ export interface InMemoryNetworkOptions {
   zones?: readonly string[];
 }
 
-const fail = (operation: string, code: string, message: string) => new CloudApiError(operation, code, message);
+export const fail = (operation: string, code: string, message: string) => new CloudApiError(operation, code, message);
 
-export class InMemoryEc2Network implements Ec2Network, Ec2SecurityGroups {
+export class InMemoryEc2Network implements Ec2Network {
   protected readonly ids = new IdSource();
   readonly vpcs = new Map<string, Vpc & { dns: boolean }>();
   readonly subnets = new Map<string, Subnet>();
@@ -40,6 +38,7 @@ export class InMemoryEc2Network implements Ec2Network, Ec2SecurityGroups {
   readonly addresses = new Map<string, ElasticIp>();
   readonly natGateways = new Map<string, NatGateway & { clientToken: string }>();
   readonly routeTables = new Map<string, RouteTable>();
+  /** Every VPC has a default group, made and dropped with it; the API on them is the subclass's. */
   readonly securityGroups = new Map<string, SecurityGroup>();
   protected readonly region: string;
   private readonly zones: readonly string[];
@@ -276,56 +275,7 @@ export class InMemoryEc2Network implements Ec2Network, Ec2SecurityGroups {
     this.routeTables.delete(routeTableId);
   }
 
-  async describeSecurityGroups(query: Query): Promise<SecurityGroup[]> {
-    return select(
-      this.securityGroups.values(),
-      (g) => g.id,
-      query,
-      (g, name) => ({ 'vpc-id': [g.vpcId], 'group-name': [g.name], 'group-id': [g.id] })[name],
-      'DescribeSecurityGroups',
-      'InvalidGroup.NotFound',
-    ).map((g) => structuredClone(g));
-  }
-
-  async createSecurityGroup(request: { vpcId: string; name: string; description: string; tags: Tags }): Promise<SecurityGroup> {
-    this.vpc('CreateSecurityGroup', request.vpcId);
-    if ([...this.securityGroups.values()].some((g) => g.vpcId === request.vpcId && g.name === request.name)) {
-      throw fail('CreateSecurityGroup', 'InvalidGroup.Duplicate', `The security group '${request.name}' already exists for VPC '${request.vpcId}'`);
-    }
-    const group: SecurityGroup = { id: this.ids.next('sg'), name: request.name, vpcId: request.vpcId, ingress: [], tags: { ...request.tags } };
-    this.securityGroups.set(group.id, group);
-    return structuredClone(group);
-  }
-
-  async authorizeIngress(groupId: string, rules: readonly IngressRule[]): Promise<void> {
-    const group = this.securityGroups.get(groupId);
-    if (!group) throw fail('AuthorizeSecurityGroupIngress', 'InvalidGroup.NotFound', `The security group '${groupId}' does not exist`);
-    for (const rule of rules) {
-      if (group.ingress.some((r) => JSON.stringify(r) === JSON.stringify(rule))) throw fail('AuthorizeSecurityGroupIngress', 'InvalidPermission.Duplicate', 'the specified rule already exists');
-    }
-    group.ingress.push(...rules.map((r) => structuredClone(r)));
-  }
-
-  async revokeIngress(groupId: string, rules: readonly IngressRule[]): Promise<void> {
-    const group = this.securityGroups.get(groupId);
-    if (!group) throw fail('RevokeSecurityGroupIngress', 'InvalidGroup.NotFound', `The security group '${groupId}' does not exist`);
-    const revoked = new Set(rules.map((r) => JSON.stringify(r)));
-    group.ingress = group.ingress.filter((r) => !revoked.has(JSON.stringify(r)));
-  }
-
-  async deleteSecurityGroup(groupId: string): Promise<void> {
-    if (!this.securityGroups.has(groupId)) throw fail('DeleteSecurityGroup', 'InvalidGroup.NotFound', `The security group '${groupId}' does not exist`);
-    const referenced = [...this.securityGroups.values()].some((g) => g.id !== groupId && g.ingress.some((r) => r.sourceSecurityGroupIds?.includes(groupId)));
-    if (referenced || this.securityGroupInUse(groupId)) throw fail('DeleteSecurityGroup', 'DependencyViolation', `resource ${groupId} has a dependent object`);
-    this.securityGroups.delete(groupId);
-  }
-
-  /** A group referenced by a live instance (see the subclass). */
-  protected securityGroupInUse(_groupId: string): boolean {
-    return false;
-  }
-
-  private vpc(operation: string, id: string): Vpc & { dns: boolean } {
+  protected vpc(operation: string, id: string): Vpc & { dns: boolean } {
     const vpc = this.vpcs.get(id);
     if (!vpc) throw fail(operation, 'InvalidVpcID.NotFound', `The vpc ID '${id}' does not exist`);
     return vpc;
