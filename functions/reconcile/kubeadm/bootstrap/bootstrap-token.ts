@@ -58,18 +58,21 @@ export interface EnsureTokenInput {
   generate: () => string;
 }
 
+/**
+ * Creates the token Secret, or reads the one there: a config renders once (its data Secret is
+ * not rendered again), so the create is the usual case and the read only follows a lost status
+ * write or a race.
+ */
 export async function ensureBootstrapToken(store: ObjectStore, input: EnsureTokenInput): Promise<string> {
   const key = { group: '', kind: 'Secret', namespace: input.config.metadata.namespace, name: tokenSecretName(input.config.metadata.name) };
-  const existing = tokenFromSecret(await store.get(key));
-  if (existing) return existing;
   const token = input.generate();
   try {
     await store.create(tokenSecret(input.config, input.clusterName, token, input.now));
     return token;
   } catch (error) {
     if (!isAlreadyExists(error)) throw error;
-    const winner = tokenFromSecret(await store.get(key));
-    if (!winner) throw error;
-    return winner;
+    const existing = tokenFromSecret(await store.get(key));
+    if (!existing) throw error;
+    return existing;
   }
 }
