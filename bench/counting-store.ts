@@ -1,6 +1,7 @@
-import { type GroupKind, type KubeObject, LABEL_CLUSTER_NAME, type ObjectKey, type StoredObject } from '../shared/contracts/object.js';
+import { type KubeObject, LABEL_CLUSTER_NAME, type ObjectKey, type StoredObject } from '../shared/contracts/object.js';
 import type {
   ChangeSource,
+  ClusterKinds,
   DeleteOptions,
   DeleteResult,
   ListQuery,
@@ -117,8 +118,8 @@ export class CountingStore implements ObjectStore, ChangeSource {
     return result;
   }
 
-  async listByCluster(namespace: string, clusterName: string, kind?: GroupKind): Promise<StoredObject[]> {
-    const items = await this.inner.listByCluster(namespace, clusterName, kind);
+  async listByCluster(namespace: string, clusterName: string, kinds?: ClusterKinds): Promise<StoredObject[]> {
+    const items = await this.inner.listByCluster(namespace, clusterName, kinds);
     this.read('(byCluster)', items);
     return items;
   }

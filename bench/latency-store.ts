@@ -1,5 +1,5 @@
-import type { GroupKind, KubeObject, ObjectKey, StoredObject } from '../shared/contracts/object.js';
-import type { DeleteOptions, DeleteResult, ListQuery, ListResult, ObjectStore } from '../shared/ports/object-store.js';
+import type { KubeObject, ObjectKey, StoredObject } from '../shared/contracts/object.js';
+import type { ClusterKinds, DeleteOptions, DeleteResult, ListQuery, ListResult, ObjectStore } from '../shared/ports/object-store.js';
 
 /** The reconcilers' store under `--simulate-aws`: every call first waits DynamoDB's per-call latency. */
 export class LatencyStore implements ObjectStore {
@@ -32,8 +32,8 @@ export class LatencyStore implements ObjectStore {
   list(query: ListQuery): Promise<ListResult> {
     return this.after(() => this.inner.list(query));
   }
-  listByCluster(namespace: string, clusterName: string, kind?: GroupKind): Promise<StoredObject[]> {
-    return this.after(() => this.inner.listByCluster(namespace, clusterName, kind));
+  listByCluster(namespace: string, clusterName: string, kinds?: ClusterKinds): Promise<StoredObject[]> {
+    return this.after(() => this.inner.listByCluster(namespace, clusterName, kinds));
   }
   listByOwner(ownerUid: string): Promise<StoredObject[]> {
     return this.after(() => this.inner.listByOwner(ownerUid));

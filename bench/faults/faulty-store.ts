@@ -1,7 +1,6 @@
 import type { KubeObject, ObjectKey, StoredObject } from '../../shared/contracts/object.js';
 import { ConflictError, TransientError } from '../../shared/errors/index.js';
-import type { DeleteOptions, DeleteResult, ListQuery, ListResult, ObjectStore } from '../../shared/ports/object-store.js';
-import type { GroupKind } from '../../shared/contracts/object.js';
+import type { ClusterKinds, DeleteOptions, DeleteResult, ListQuery, ListResult, ObjectStore } from '../../shared/ports/object-store.js';
 import type { FaultInjector } from './fault-plan.js';
 
 /** What a reconciler sees when its process dies at a store call (Lambda: a crash or a timeout). */
@@ -34,8 +33,8 @@ export class FaultyStore implements ObjectStore {
   list(query: ListQuery): Promise<ListResult> {
     return this.read('list', () => this.inner.list(query));
   }
-  listByCluster(namespace: string, clusterName: string, kind?: GroupKind): Promise<StoredObject[]> {
-    return this.read('listByCluster', () => this.inner.listByCluster(namespace, clusterName, kind));
+  listByCluster(namespace: string, clusterName: string, kinds?: ClusterKinds): Promise<StoredObject[]> {
+    return this.read('listByCluster', () => this.inner.listByCluster(namespace, clusterName, kinds));
   }
   listByOwner(ownerUid: string): Promise<StoredObject[]> {
     return this.read('listByOwner', () => this.inner.listByOwner(ownerUid));

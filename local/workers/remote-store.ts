@@ -1,5 +1,5 @@
-import type { GroupKind, KubeObject, ObjectKey, StoredObject } from '../../shared/contracts/object.js';
-import type { DeleteOptions, DeleteResult, ListQuery, ListResult, ObjectStore } from '../../shared/ports/object-store.js';
+import type { KubeObject, ObjectKey, StoredObject } from '../../shared/contracts/object.js';
+import type { ClusterKinds, DeleteOptions, DeleteResult, ListQuery, ListResult, ObjectStore } from '../../shared/ports/object-store.js';
 import { deserializeError } from './error-codec.js';
 import { type Channel, type SerializedError, type StoreMethod, storeResultSchemas } from './protocol.js';
 
@@ -63,8 +63,8 @@ export class RemoteObjectStore implements ObjectStore {
   list(query: ListQuery): Promise<ListResult> {
     return this.call('list', [query]);
   }
-  listByCluster(namespace: string, clusterName: string, kind?: GroupKind): Promise<StoredObject[]> {
-    return this.call('listByCluster', kind ? [namespace, clusterName, kind] : [namespace, clusterName]);
+  listByCluster(namespace: string, clusterName: string, kinds?: ClusterKinds): Promise<StoredObject[]> {
+    return this.call('listByCluster', kinds ? [namespace, clusterName, kinds] : [namespace, clusterName]);
   }
   listByOwner(ownerUid: string): Promise<StoredObject[]> {
     return this.call('listByOwner', [ownerUid]);

@@ -25,7 +25,7 @@ const argSchemas = {
   updateWithStatus: z.tuple([object]),
   delete: z.union([z.tuple([key]), z.tuple([key, deleteOptions])]),
   list: z.tuple([listQuery]),
-  listByCluster: z.union([z.tuple([z.string(), z.string()]), z.tuple([z.string(), z.string(), groupKind])]),
+  listByCluster: z.union([z.tuple([z.string(), z.string()]), z.tuple([z.string(), z.string(), z.union([groupKind, z.array(groupKind)])])]),
   listByOwner: z.tuple([z.string()]),
 } satisfies Record<StoreMethod, z.ZodType>;
 

@@ -19,6 +19,9 @@ export interface ListQuery extends GroupKind {
   continue?: string;
 }
 
+/** The kinds a cluster list is narrowed to: one, or several read together. */
+export type ClusterKinds = GroupKind | readonly GroupKind[];
+
 export interface ListResult {
   items: StoredObject[];
   /** Set when more items follow. */
@@ -69,9 +72,10 @@ export interface ObjectStore {
   list(query: ListQuery): Promise<ListResult>;
   /**
    * Objects labelled cluster.x-k8s.io/cluster-name=clusterName in a namespace: of any kind, or
-   * of `kind` only (a narrower index read).
+   * of the kinds given only (a narrower index read; kinds of one group in one read where the
+   * store can, e.g. a cluster's Machines, MachineSets and MachineDeployments).
    */
-  listByCluster(namespace: string, clusterName: string, kind?: GroupKind): Promise<StoredObject[]>;
+  listByCluster(namespace: string, clusterName: string, kinds?: ClusterKinds): Promise<StoredObject[]>;
   /** Objects with an ownerReference to this uid, any kind. */
   listByOwner(ownerUid: string): Promise<StoredObject[]>;
 }

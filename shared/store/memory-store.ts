@@ -4,11 +4,12 @@
  * resourceVersion condition atomic here.
  */
 
-import { type GroupKind, groupOf, keyOf, keyString, type KubeObject, type ObjectKey, type StoredObject } from '../contracts/object.js';
+import { keyOf, keyString, type KubeObject, type ObjectKey, type StoredObject } from '../contracts/object.js';
 import { copyJson } from '../contracts/json.js';
 import { type Clock, systemClock } from '../ports/clock.js';
 import type {
   ChangeSource,
+  ClusterKinds,
   DeleteOptions,
   DeleteResult,
   ListQuery,
@@ -16,6 +17,7 @@ import type {
   ObjectChange,
   ObjectStore,
 } from '../ports/object-store.js';
+import { isOfKinds, kindList } from './cluster-kinds.js';
 import { collectGarbage } from './garbage-collection.js';
 import { IndexedObjects } from './memory-indexes.js';
 import { matchesLabelSelector } from './label-selector.js';
@@ -134,9 +136,9 @@ export class MemoryObjectStore implements ObjectStore, ChangeSource {
     return { ...page, items: page.items.map((obj) => this.copy(obj)) };
   }
 
-  async listByCluster(namespace: string, clusterName: string, kind?: GroupKind): Promise<StoredObject[]> {
-    const members = this.objects.inCluster(namespace, clusterName);
-    return this.sorted(kind ? members.filter((obj) => obj.kind === kind.kind && groupOf(obj.apiVersion) === kind.group) : members);
+  async listByCluster(namespace: string, clusterName: string, kinds?: ClusterKinds): Promise<StoredObject[]> {
+    const wanted = kindList(kinds);
+    return this.sorted(this.objects.inCluster(namespace, clusterName).filter((obj) => isOfKinds(obj, wanted)));
   }
 
   async listByOwner(ownerUid: string): Promise<StoredObject[]> {

@@ -5,6 +5,7 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  type GroupKind,
   keyOf,
   LABEL_CLUSTER_NAME,
   type KubeObject,
@@ -563,6 +564,27 @@ export function describeObjectStoreConformance(name: string, makeStore: () => Pr
         const configs = await store.listByCluster('ns1', 'c1', { group: `bootstrap.${GROUP}`, kind: 'KubeadmConfig' });
         expect(configs.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['KubeadmConfig/kc']);
         expect(await store.listByCluster('ns1', 'c1', { group: GROUP, kind: 'Mach' })).toEqual([]);
+      });
+
+      it.each<[string, GroupKind[], string[]]>([
+        ['kinds of one group that share a prefix, not the others under it', [{ group: GROUP, kind: 'Machine' }, { group: GROUP, kind: 'MachineSet' }, { group: GROUP, kind: 'MachineDeployment' }], ['Machine/m1', 'MachineDeployment/md', 'MachineSet/ms']],
+        ['one kind as a list', [{ group: GROUP, kind: 'MachineSet' }], ['MachineSet/ms']],
+        ['kinds of two groups', [{ group: GROUP, kind: 'Machine' }, { group: `bootstrap.${GROUP}`, kind: 'KubeadmConfig' }], ['KubeadmConfig/kc', 'Machine/m1']],
+        ['a Secret beside a Machine', [{ group: '', kind: 'Secret' }, { group: GROUP, kind: 'Machine' }], ['Machine/m1', 'Secret/s1']],
+        ['a kind named twice', [{ group: GROUP, kind: 'Machine' }, { group: GROUP, kind: 'Machine' }], ['Machine/m1']],
+        ['a kind that is a prefix of others', [{ group: GROUP, kind: 'Mach' }], []],
+        ['no kinds', [], []],
+      ])('lists by cluster narrowed to several kinds: %s', async (_name, kinds, expected) => {
+        const label = { [LABEL_CLUSTER_NAME]: 'c1' };
+        await store.create(machine('m1', { labels: label }));
+        await store.create(machine('m2', { labels: { [LABEL_CLUSTER_NAME]: 'c2' } }));
+        for (const kind of ['MachineSet', 'MachineDeployment', 'MachineHealthCheck', 'Cluster']) {
+          await store.create({ apiVersion: API_VERSION, kind, metadata: { name: { MachineSet: 'ms', MachineDeployment: 'md', MachineHealthCheck: 'mhc', Cluster: 'c1' }[kind] ?? kind, namespace: 'ns1', labels: label }, spec: {} });
+        }
+        await store.create({ apiVersion: `bootstrap.${GROUP}/v1beta2`, kind: 'KubeadmConfig', metadata: { name: 'kc', namespace: 'ns1', labels: label }, spec: {} });
+        await store.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's1', namespace: 'ns1', labels: label }, type: 'Opaque', data: { k: 'YQ==' } });
+        const found = await store.listByCluster('ns1', 'c1', kinds);
+        expect(found.map((o) => `${o.kind}/${o.metadata.name}`).sort()).toEqual(expected);
       });
 
       it('follows cluster label changes', async () => {

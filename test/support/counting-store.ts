@@ -1,5 +1,5 @@
-import type { GroupKind, KubeObject, ObjectKey, StoredObject } from '../../shared/contracts/object.js';
-import type { DeleteOptions, DeleteResult, ListQuery, ListResult, ObjectStore } from '../../shared/ports/object-store.js';
+import type { KubeObject, ObjectKey, StoredObject } from '../../shared/contracts/object.js';
+import type { ClusterKinds, DeleteOptions, DeleteResult, ListQuery, ListResult, ObjectStore } from '../../shared/ports/object-store.js';
 
 export interface StoreCounts {
   reads: number;
@@ -47,9 +47,9 @@ export class CountingStore implements ObjectStore {
     this.counts.reads++;
     return this.inner.list(query);
   }
-  listByCluster(namespace: string, clusterName: string, kind?: GroupKind): Promise<StoredObject[]> {
+  listByCluster(namespace: string, clusterName: string, kinds?: ClusterKinds): Promise<StoredObject[]> {
     this.counts.reads++;
-    return this.inner.listByCluster(namespace, clusterName, kind);
+    return this.inner.listByCluster(namespace, clusterName, kinds);
   }
   listByOwner(ownerUid: string): Promise<StoredObject[]> {
     this.counts.reads++;

@@ -6,6 +6,7 @@ import type { ObjectStore } from '../../../shared/ports/object-store.js';
 import { MemoryObjectStore } from '../../../shared/store/memory-store.js';
 
 const CM = { group: '', kind: 'ConfigMap' };
+const SECRET = { group: '', kind: 'Secret' };
 const key = (name: string): ObjectKey => ({ ...CM, namespace: 'ns', name });
 const configMap = (name: string, labels: Record<string, string> = {}): KubeObject => ({
   apiVersion: 'v1',
@@ -53,6 +54,9 @@ describe('the per-reconcile read cache', () => {
     ['objects a list returned are not read again', async (c) => { await c.listByCluster('ns', 'c1', CM); await c.get(key('a')); await c.get(key('b')); }, 1],
     ['the same list twice reads once', async (c) => { await c.list({ ...CM, namespace: 'ns' }); await c.list({ ...CM, namespace: 'ns' }); }, 1],
     ['different lists read each', async (c) => { await c.listByCluster('ns', 'c1', CM); await c.listByCluster('ns', 'c1'); }, 2],
+    ['one kind, and that kind with another, read each', async (c) => { await c.listByCluster('ns', 'c1', CM); await c.listByCluster('ns', 'c1', [CM, SECRET]); }, 2],
+    ['two lists of different kinds read each', async (c) => { await c.listByCluster('ns', 'c1', [CM, SECRET]); await c.listByCluster('ns', 'c1', [SECRET]); await c.listByCluster('ns', 'c1', [CM]); }, 3],
+    ['the same kinds in another order read once', async (c) => { await c.listByCluster('ns', 'c1', [CM, SECRET]); await c.listByCluster('ns', 'c1', [SECRET, CM]); }, 1],
     ['a write makes lists read again', async (c) => { await c.listByCluster('ns', 'c1', CM); await c.create(configMap('c')); await c.listByCluster('ns', 'c1', CM); }, 2],
     ['a written object is known without a read', async (c) => { const b = await c.get(key('b')); if (b) await c.update({ ...b, data: { x: '1' } }); await c.get(key('b')); }, 1],
     ['a deleted object is read again', async (c) => { await c.get(key('a')); await c.delete(key('a')); await c.get(key('a')); }, 2],

@@ -7,17 +7,15 @@ export const MACHINE_SET: GroupKind = { group: CORE, kind: 'MachineSet' };
 export const MACHINE_DEPLOYMENT: GroupKind = { group: CORE, kind: 'MachineDeployment' };
 
 /**
- * The cluster's objects of the given kinds, one narrow index read per kind. Reading the whole
- * cluster would also parse (and, on DynamoDB, pay read units for) its Secrets: certificates and
- * bootstrap data are most of a cluster's bytes.
+ * The cluster's objects of the given kinds, in one narrowed index read (kinds of one group share a
+ * query where the store can). Reading the whole cluster would also parse (and, on DynamoDB, pay
+ * read units for) its Secrets: certificates and bootstrap data are most of a cluster's bytes.
  */
-export async function listClusterMembers(
+export function listClusterMembers(
   store: Pick<ObjectStore, 'listByCluster'>,
   namespace: string,
   clusterName: string,
   kinds: readonly GroupKind[],
 ): Promise<StoredObject[]> {
-  const distinct = [...new Map(kinds.map((k) => [`${k.group}/${k.kind}`, k])).values()];
-  const lists = await Promise.all(distinct.map((kind) => store.listByCluster(namespace, clusterName, kind)));
-  return lists.flat();
+  return kinds.length === 0 ? Promise.resolve([]) : store.listByCluster(namespace, clusterName, kinds);
 }

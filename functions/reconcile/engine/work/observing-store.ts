@@ -1,5 +1,5 @@
-import { type GroupKind, keyString, keyOf, type ObjectKey, type StoredObject } from '../../../../shared/contracts/object.js';
-import type { ObjectStore } from '../../../../shared/ports/object-store.js';
+import { keyString, keyOf, type ObjectKey, type StoredObject } from '../../../../shared/contracts/object.js';
+import type { ClusterKinds, ObjectStore } from '../../../../shared/ports/object-store.js';
 
 /**
  * Wraps a store for one reconcile and remembers the last version of `key` it read or wrote, so
@@ -53,8 +53,8 @@ export class ObservingStore implements ObjectStore {
   list(...args: Parameters<ObjectStore['list']>) {
     return this.inner.list(...args);
   }
-  listByCluster(namespace: string, clusterName: string, kind?: GroupKind) {
-    return this.inner.listByCluster(namespace, clusterName, kind);
+  listByCluster(namespace: string, clusterName: string, kinds?: ClusterKinds) {
+    return this.inner.listByCluster(namespace, clusterName, kinds);
   }
   listByOwner(ownerUid: string) {
     return this.inner.listByOwner(ownerUid);

@@ -1,6 +1,7 @@
-import { type GroupKind, type KubeObject, keyOf, keyString, type ObjectKey, type StoredObject } from '../../../../shared/contracts/object.js';
+import { type KubeObject, keyOf, keyString, type ObjectKey, type StoredObject } from '../../../../shared/contracts/object.js';
 import { copyJson } from '../../../../shared/contracts/json.js';
-import type { DeleteOptions, DeleteResult, ListQuery, ListResult, ObjectStore } from '../../../../shared/ports/object-store.js';
+import type { ClusterKinds, DeleteOptions, DeleteResult, ListQuery, ListResult, ObjectStore } from '../../../../shared/ports/object-store.js';
+import { kindList } from '../../../../shared/store/cluster-kinds.js';
 import type { ReadVersions } from '../../../../shared/work/read-versions.js';
 
 type Cached = { object: StoredObject | undefined };
@@ -54,10 +55,10 @@ export class ReconcileReadCache implements ObjectStore {
     return copyJson(result);
   }
 
-  async listByCluster(namespace: string, clusterName: string, kind?: GroupKind): Promise<StoredObject[]> {
-    return this.cachedItems(`byCluster ${namespace} ${clusterName} ${kind ? `${kind.group}/${kind.kind}` : '*'}`, () =>
-      this.inner.listByCluster(namespace, clusterName, kind),
-    );
+  async listByCluster(namespace: string, clusterName: string, kinds?: ClusterKinds): Promise<StoredObject[]> {
+    const wanted = kindList(kinds);
+    const id = wanted ? wanted.map((k) => `${k.group}/${k.kind}`).sort().join(',') : '*';
+    return this.cachedItems(`byCluster ${namespace} ${clusterName} ${id}`, () => this.inner.listByCluster(namespace, clusterName, kinds));
   }
 
   async listByOwner(ownerUid: string): Promise<StoredObject[]> {

@@ -7,11 +7,12 @@
  */
 
 import type { DynamoDBClient, QueryCommandInput } from '@aws-sdk/client-dynamodb';
-import { type GroupKind, keyOf, type KubeObject, type ObjectKey, type StoredObject } from '../../../contracts/object.js';
+import { keyOf, type KubeObject, type ObjectKey, type StoredObject } from '../../../contracts/object.js';
 import { isConflict, isNotFound } from '../../../errors/index.js';
 import { type Clock, systemClock } from '../../../ports/clock.js';
 import type {
   ChangeSource,
+  ClusterKinds,
   DeleteOptions,
   DeleteResult,
   ListQuery,
@@ -24,6 +25,7 @@ import { collectGarbage } from '../../../store/garbage-collection.js';
 import { matchesLabelSelector } from '../../../store/label-selector.js';
 import { notFound, planDelete, prepareCreate, prepareStatusUpdate, prepareUpdate, type StatusSource } from '../../../store/prepare-write.js';
 import { isStoredObject } from '../../../store/stored-object.js';
+import { isOfKinds, kindList } from '../../../store/cluster-kinds.js';
 import { ATTR, clusterPartitionOf, itemKey, kindPartitionOf, objectToItem, partitionOf } from './item-codec.js';
 import { OwnerEdges } from './owner-edges.js';
 import { TABLE_INDEXES } from './table-design.js';
@@ -171,8 +173,11 @@ export class DynamoObjectStore implements ObjectStore, ChangeSource {
     return this.queries.page(base, query);
   }
 
-  async listByCluster(namespace: string, clusterName: string, kind?: GroupKind): Promise<StoredObject[]> {
-    return objectsOf(await this.queries.indexPartitions(TABLE_INDEXES.byCluster, clusterPartitionOf(namespace, clusterName), kind));
+  async listByCluster(namespace: string, clusterName: string, kinds?: ClusterKinds): Promise<StoredObject[]> {
+    const wanted = kindList(kinds);
+    const items = await this.queries.indexPartitions(TABLE_INDEXES.byCluster, clusterPartitionOf(namespace, clusterName), wanted);
+    // A sort-key prefix shared by several kinds can reach others (MachineHealthCheck beside Machine).
+    return objectsOf(items).filter((obj) => isOfKinds(obj, wanted));
   }
 
   /** The byOwner index (controller or first owner) plus owner-edge items for the other owners. */

@@ -28,21 +28,35 @@ export class TableQueries {
     private readonly secretAccess: boolean,
   ) {}
 
-  /** Every item of one index partition and of its Secret twin, narrowed to a kind when one is given. */
-  async indexPartitions(index: TableIndex, partition: string, kind?: GroupKind): Promise<Item[]> {
-    const sortKeyPrefix = kind ? clusterSortKeyPrefix(kind.group, kind.kind) : undefined;
+  /**
+   * Every item of one index partition and of its Secret twin, narrowed to the kinds given: one
+   * query per group of kinds, on the sort-key prefix they share (`cluster.x-k8s.io#Machine` for a
+   * cluster's Machines, MachineSets and MachineDeployments), so it can return items of other kinds
+   * under that prefix for the caller to drop.
+   */
+  async indexPartitions(index: TableIndex, partition: string, kinds?: readonly GroupKind[]): Promise<Item[]> {
+    const queries = kinds ? this.narrowedQueries(partition, kinds) : this.partitionsToQuery(partition).map((pk) => ({ pk, prefix: undefined }));
     const pages = await Promise.all(
-      this.partitionsToQuery(partition, kind).map((pk) =>
+      queries.map(({ pk, prefix }) =>
         this.all({
           TableName: this.tableName,
           IndexName: index.name,
-          KeyConditionExpression: sortKeyPrefix ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': index.partitionKey, ...(sortKeyPrefix ? { '#sk': index.sortKey } : {}) },
-          ExpressionAttributeValues: { ':pk': { S: pk }, ...(sortKeyPrefix ? { ':prefix': { S: sortKeyPrefix } } : {}) },
+          KeyConditionExpression: prefix ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': index.partitionKey, ...(prefix ? { '#sk': index.sortKey } : {}) },
+          ExpressionAttributeValues: { ':pk': { S: pk }, ...(prefix ? { ':prefix': { S: prefix } } : {}) },
         }),
       ),
     );
     return pages.flat();
+  }
+
+  private narrowedQueries(partition: string, kinds: readonly GroupKind[]): Array<{ pk: string; prefix: string }> {
+    const byGroup = new Map<string, GroupKind[]>();
+    for (const kind of kinds) byGroup.set(kind.group, [...(byGroup.get(kind.group) ?? []), kind]);
+    return [...byGroup.values()].flatMap((group) => {
+      const prefix = sharedPrefix(group.map((k) => clusterSortKeyPrefix(k.group, k.kind)));
+      return this.partitionsToQuery(partition, group).map((pk) => ({ pk, prefix }));
+    });
   }
 
   /** Every item the query matches, all pages. */
@@ -88,13 +102,20 @@ export class TableQueries {
 
   /**
    * The index partitions to query for one logical partition: its own, and its Secret twin when
-   * allowed and when the query is not narrowed to another kind.
+   * allowed and when the query is not narrowed to other kinds.
    */
-  private partitionsToQuery(partition: string, kind?: GroupKind): string[] {
-    const secrets = this.secretAccess && (kind === undefined || isSecretKind(kind.group, kind.kind));
-    const ordinary = kind === undefined || !isSecretKind(kind.group, kind.kind);
+  private partitionsToQuery(partition: string, kinds?: readonly GroupKind[]): string[] {
+    const secrets = this.secretAccess && (kinds === undefined || kinds.some((k) => isSecretKind(k.group, k.kind)));
+    const ordinary = kinds === undefined || kinds.some((k) => !isSecretKind(k.group, k.kind));
     return [...(ordinary ? [partition] : []), ...(secrets ? [`${SECRET_PARTITION_PREFIX}${partition}`] : [])];
   }
+}
+
+/** The longest prefix all the strings start with. */
+function sharedPrefix(strings: readonly string[]): string {
+  let prefix = strings[0] ?? '';
+  for (const s of strings) while (!s.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix;
 }
 
 /** The objects among query items (other items, such as owner edges, decode to nothing). */
