@@ -1,4 +1,4 @@
-import { type GroupKind, groupOf, type StoredObject } from '../contracts/object.js';
+import { type GroupKind, groupOf, sameGroupKind, type StoredObject } from '../contracts/object.js';
 import type { ClusterKinds } from '../ports/object-store.js';
 
 /** The kinds of a cluster list as a list, without repeats; undefined for every kind. */
@@ -15,6 +15,6 @@ function isKindArray(kinds: ClusterKinds): kinds is readonly GroupKind[] {
 /** Whether the object is of one of the kinds (every object is, when there are none given). */
 export function isOfKinds(object: StoredObject, kinds: readonly GroupKind[] | undefined): boolean {
   if (!kinds) return true;
-  const group = groupOf(object.apiVersion);
-  return kinds.some((k) => k.kind === object.kind && k.group === group);
+  const own = { group: groupOf(object.apiVersion), kind: object.kind };
+  return kinds.some((k) => sameGroupKind(k, own));
 }

@@ -53,10 +53,14 @@ function statusNamesDataSecret(config: StoredObject): boolean {
   return stringAt(config, 'status', 'dataSecretName') !== undefined || valueAt(config, 'status', 'initialization', 'dataSecretCreated') === true;
 }
 
+function isOwnDataSecret(config: StoredObject, secret: StoredObject): boolean {
+  return controllerOf(secret)?.uid === config.metadata.uid;
+}
+
 /** The config's own Secret is its data; one controlled by anything else is a conflict it waits on. */
 function adoptDataSecret(scope: KubeadmConfigScope, secret: StoredObject): PhaseResult {
   const config = scope.object;
-  if (controllerOf(secret)?.uid !== config.metadata.uid) {
+  if (!isOwnDataSecret(config, secret)) {
     return waiting(scope, 'DataSecretConflict', `secret ${config.metadata.name} exists and is not controlled by this KubeadmConfig`);
   }
   scope.dataSecretName = secret.metadata.name;
@@ -202,10 +206,9 @@ async function renderForRole(scope: KubeadmConfigScope, r: Resolved): Promise<Ph
   const rendered = renderBootstrapData(request);
   const existing = await createDataSecret(scope, r.clusterName, rendered.value);
   if (existing) {
-    const adopted = adoptDataSecret(scope, existing);
     // Someone else's Secret under this name: this Machine cannot init, so another one may.
-    if (!scope.dataSecretName && r.role === 'init') await releaseInitLock(store, r.cluster);
-    return adopted;
+    if (r.role === 'init' && !isOwnDataSecret(scope.object, existing)) await releaseInitLock(store, r.cluster);
+    return adoptDataSecret(scope, existing);
   }
   scope.dataSecretName = scope.object.metadata.name;
   scope.conditions.push(...dataSecretConditions({ available: true }));

@@ -28,7 +28,7 @@ export interface InMemoryNetworkOptions {
   zones?: readonly string[];
 }
 
-export const fail = (operation: string, code: string, message: string) => new CloudApiError(operation, code, message);
+export const ec2Error = (operation: string, code: string, message: string) => new CloudApiError(operation, code, message);
 
 export class InMemoryEc2Network implements Ec2Network {
   protected readonly ids = new IdSource();
@@ -80,7 +80,7 @@ export class InMemoryEc2Network implements Ec2Network {
       [...this.internetGateways.values()].some((g) => g.vpcIds.includes(vpcId)) ||
       [...this.securityGroups.values()].some((g) => g.vpcId === vpcId && g.name !== 'default') ||
       [...this.routeTables.values()].some((t) => t.vpcId === vpcId && !t.associations.some((a) => a.main));
-    if (inUse) throw fail('DeleteVpc', 'DependencyViolation', `The vpc '${vpcId}' has dependencies and cannot be deleted.`);
+    if (inUse) throw ec2Error('DeleteVpc', 'DependencyViolation', `The vpc '${vpcId}' has dependencies and cannot be deleted.`);
     this.vpcs.delete(vpcId);
     for (const [id, t] of this.routeTables) if (t.vpcId === vpcId) this.routeTables.delete(id);
     for (const [id, g] of this.securityGroups) if (g.vpcId === vpcId) this.securityGroups.delete(id);
@@ -99,9 +99,9 @@ export class InMemoryEc2Network implements Ec2Network {
 
   async createSubnet(request: { vpcId: string; cidrBlock: string; availabilityZone: string; tags: Tags }): Promise<Subnet> {
     this.vpc('CreateSubnet', request.vpcId);
-    if (!this.zones.includes(request.availabilityZone)) throw fail('CreateSubnet', 'InvalidParameterValue', `Value (${request.availabilityZone}) for parameter availabilityZone is invalid.`);
+    if (!this.zones.includes(request.availabilityZone)) throw ec2Error('CreateSubnet', 'InvalidParameterValue', `Value (${request.availabilityZone}) for parameter availabilityZone is invalid.`);
     if ([...this.subnets.values()].some((s) => s.vpcId === request.vpcId && s.cidrBlock === request.cidrBlock)) {
-      throw fail('CreateSubnet', 'InvalidSubnet.Conflict', `The CIDR '${request.cidrBlock}' conflicts with another subnet`);
+      throw ec2Error('CreateSubnet', 'InvalidSubnet.Conflict', `The CIDR '${request.cidrBlock}' conflicts with another subnet`);
     }
     const subnet: Subnet = { id: this.ids.next('subnet'), ...request, mapPublicIpOnLaunch: false, tags: { ...request.tags } };
     this.subnets.set(subnet.id, subnet);
@@ -114,7 +114,7 @@ export class InMemoryEc2Network implements Ec2Network {
 
   async deleteSubnet(subnetId: string): Promise<void> {
     this.subnet('DeleteSubnet', subnetId);
-    if (this.subnetInUse(subnetId)) throw fail('DeleteSubnet', 'DependencyViolation', `The subnet '${subnetId}' has dependencies and cannot be deleted.`);
+    if (this.subnetInUse(subnetId)) throw ec2Error('DeleteSubnet', 'DependencyViolation', `The subnet '${subnetId}' has dependencies and cannot be deleted.`);
     this.subnets.delete(subnetId);
   }
 
@@ -143,19 +143,19 @@ export class InMemoryEc2Network implements Ec2Network {
   async attachInternetGateway(gatewayId: string, vpcId: string): Promise<void> {
     const gateway = this.gateway('AttachInternetGateway', gatewayId);
     this.vpc('AttachInternetGateway', vpcId);
-    if (gateway.vpcIds.length > 0) throw fail('AttachInternetGateway', 'Resource.AlreadyAssociated', `resource ${gatewayId} is already attached to network ${gateway.vpcIds[0]}`);
+    if (gateway.vpcIds.length > 0) throw ec2Error('AttachInternetGateway', 'Resource.AlreadyAssociated', `resource ${gatewayId} is already attached to network ${gateway.vpcIds[0]}`);
     gateway.vpcIds.push(vpcId);
   }
 
   async detachInternetGateway(gatewayId: string, vpcId: string): Promise<void> {
     const gateway = this.gateway('DetachInternetGateway', gatewayId);
-    if (!gateway.vpcIds.includes(vpcId)) throw fail('DetachInternetGateway', 'Gateway.NotAttached', `resource ${gatewayId} is not attached to network ${vpcId}`);
+    if (!gateway.vpcIds.includes(vpcId)) throw ec2Error('DetachInternetGateway', 'Gateway.NotAttached', `resource ${gatewayId} is not attached to network ${vpcId}`);
     gateway.vpcIds = gateway.vpcIds.filter((v) => v !== vpcId);
   }
 
   async deleteInternetGateway(gatewayId: string): Promise<void> {
     const gateway = this.gateway('DeleteInternetGateway', gatewayId);
-    if (gateway.vpcIds.length > 0) throw fail('DeleteInternetGateway', 'DependencyViolation', `The internetGateway '${gatewayId}' has dependencies and cannot be deleted.`);
+    if (gateway.vpcIds.length > 0) throw ec2Error('DeleteInternetGateway', 'DependencyViolation', `The internetGateway '${gatewayId}' has dependencies and cannot be deleted.`);
     this.internetGateways.delete(gatewayId);
   }
 
@@ -174,9 +174,9 @@ export class InMemoryEc2Network implements Ec2Network {
 
   async releaseAddress(allocationId: string): Promise<void> {
     const address = this.addresses.get(allocationId);
-    if (!address) throw fail('ReleaseAddress', 'InvalidAllocationID.NotFound', `The allocation ID '${allocationId}' does not exist`);
+    if (!address) throw ec2Error('ReleaseAddress', 'InvalidAllocationID.NotFound', `The allocation ID '${allocationId}' does not exist`);
     if ([...this.natGateways.values()].some((n) => n.state !== 'deleted' && n.allocationIds.includes(allocationId))) {
-      throw fail('ReleaseAddress', 'AuthFailure', `The address with allocation id [${allocationId}] is in use`);
+      throw ec2Error('ReleaseAddress', 'AuthFailure', `The address with allocation id [${allocationId}] is in use`);
     }
     this.addresses.delete(allocationId);
   }
@@ -196,7 +196,7 @@ export class InMemoryEc2Network implements Ec2Network {
     const existing = [...this.natGateways.values()].find((n) => n.clientToken === request.clientToken);
     const subnet = this.subnet('CreateNatGateway', request.subnetId);
     const address = this.addresses.get(request.allocationId);
-    if (!address) throw fail('CreateNatGateway', 'InvalidAllocationID.NotFound', `The allocation ID '${request.allocationId}' does not exist`);
+    if (!address) throw ec2Error('CreateNatGateway', 'InvalidAllocationID.NotFound', `The allocation ID '${request.allocationId}' does not exist`);
     const nat = existing ?? {
       id: this.ids.next('nat'),
       subnetId: subnet.id,
@@ -214,7 +214,7 @@ export class InMemoryEc2Network implements Ec2Network {
 
   async deleteNatGateway(natGatewayId: string): Promise<void> {
     const nat = this.natGateways.get(natGatewayId);
-    if (!nat) throw fail('DeleteNatGateway', 'NatGatewayNotFound', `NAT gateway ${natGatewayId} was not found`);
+    if (!nat) throw ec2Error('DeleteNatGateway', 'NatGatewayNotFound', `NAT gateway ${natGatewayId} was not found`);
     nat.state = 'deleted';
   }
 
@@ -245,10 +245,10 @@ export class InMemoryEc2Network implements Ec2Network {
   async createRoute(routeTableId: string, route: Route): Promise<void> {
     const table = this.table('CreateRoute', routeTableId);
     if (table.routes.some((r) => r.destinationCidrBlock === route.destinationCidrBlock)) {
-      throw fail('CreateRoute', 'RouteAlreadyExists', `The route identified by ${route.destinationCidrBlock} already exists.`);
+      throw ec2Error('CreateRoute', 'RouteAlreadyExists', `The route identified by ${route.destinationCidrBlock} already exists.`);
     }
-    if (route.gatewayId && !this.internetGateways.has(route.gatewayId)) throw fail('CreateRoute', 'InvalidInternetGatewayID.NotFound', `The internet gateway ID '${route.gatewayId}' does not exist`);
-    if (route.natGatewayId && !this.natGateways.has(route.natGatewayId)) throw fail('CreateRoute', 'InvalidNatGatewayID.NotFound', `The nat gateway ID '${route.natGatewayId}' does not exist`);
+    if (route.gatewayId && !this.internetGateways.has(route.gatewayId)) throw ec2Error('CreateRoute', 'InvalidInternetGatewayID.NotFound', `The internet gateway ID '${route.gatewayId}' does not exist`);
+    if (route.natGatewayId && !this.natGateways.has(route.natGatewayId)) throw ec2Error('CreateRoute', 'InvalidNatGatewayID.NotFound', `The nat gateway ID '${route.natGatewayId}' does not exist`);
     table.routes.push({ ...route });
   }
 
@@ -256,7 +256,7 @@ export class InMemoryEc2Network implements Ec2Network {
     const table = this.table('AssociateRouteTable', routeTableId);
     this.subnet('AssociateRouteTable', subnetId);
     for (const other of this.routeTables.values()) {
-      if (other.associations.some((a) => a.subnetId === subnetId)) throw fail('AssociateRouteTable', 'Resource.AlreadyAssociated', `the specified association for route table ${other.id} conflicts with an existing association`);
+      if (other.associations.some((a) => a.subnetId === subnetId)) throw ec2Error('AssociateRouteTable', 'Resource.AlreadyAssociated', `the specified association for route table ${other.id} conflicts with an existing association`);
     }
     const id = this.ids.next('rtbassoc');
     table.associations.push({ id, subnetId, main: false });
@@ -265,37 +265,37 @@ export class InMemoryEc2Network implements Ec2Network {
 
   async disassociateRouteTable(associationId: string): Promise<void> {
     const table = [...this.routeTables.values()].find((t) => t.associations.some((a) => a.id === associationId));
-    if (!table) throw fail('DisassociateRouteTable', 'InvalidAssociationID.NotFound', `The association ID '${associationId}' does not exist`);
+    if (!table) throw ec2Error('DisassociateRouteTable', 'InvalidAssociationID.NotFound', `The association ID '${associationId}' does not exist`);
     table.associations = table.associations.filter((a) => a.id !== associationId);
   }
 
   async deleteRouteTable(routeTableId: string): Promise<void> {
     const table = this.table('DeleteRouteTable', routeTableId);
-    if (table.associations.length > 0) throw fail('DeleteRouteTable', 'DependencyViolation', `The routeTable '${routeTableId}' has dependencies and cannot be deleted.`);
+    if (table.associations.length > 0) throw ec2Error('DeleteRouteTable', 'DependencyViolation', `The routeTable '${routeTableId}' has dependencies and cannot be deleted.`);
     this.routeTables.delete(routeTableId);
   }
 
   protected vpc(operation: string, id: string): Vpc & { dns: boolean } {
     const vpc = this.vpcs.get(id);
-    if (!vpc) throw fail(operation, 'InvalidVpcID.NotFound', `The vpc ID '${id}' does not exist`);
+    if (!vpc) throw ec2Error(operation, 'InvalidVpcID.NotFound', `The vpc ID '${id}' does not exist`);
     return vpc;
   }
 
   protected subnet(operation: string, id: string): Subnet {
     const subnet = this.subnets.get(id);
-    if (!subnet) throw fail(operation, 'InvalidSubnetID.NotFound', `The subnet ID '${id}' does not exist`);
+    if (!subnet) throw ec2Error(operation, 'InvalidSubnetID.NotFound', `The subnet ID '${id}' does not exist`);
     return subnet;
   }
 
   private gateway(operation: string, id: string): InternetGateway {
     const gateway = this.internetGateways.get(id);
-    if (!gateway) throw fail(operation, 'InvalidInternetGatewayID.NotFound', `The internetGateway ID '${id}' does not exist`);
+    if (!gateway) throw ec2Error(operation, 'InvalidInternetGatewayID.NotFound', `The internetGateway ID '${id}' does not exist`);
     return gateway;
   }
 
   private table(operation: string, id: string): RouteTable {
     const table = this.routeTables.get(id);
-    if (!table) throw fail(operation, 'InvalidRouteTableID.NotFound', `The routeTable ID '${id}' does not exist`);
+    if (!table) throw ec2Error(operation, 'InvalidRouteTableID.NotFound', `The routeTable ID '${id}' does not exist`);
     return table;
   }
 }

@@ -7,7 +7,7 @@
 import type { Tags } from '../../../contracts/providers/aws/aws-tags.js';
 import type { Ec2SecurityGroups, IngressRule, Query, SecurityGroup } from '../../../ports/ec2.js';
 import { select } from './filters.js';
-import { fail, InMemoryEc2Network } from './in-memory-network.js';
+import { ec2Error, InMemoryEc2Network } from './in-memory-network.js';
 
 export class InMemoryEc2SecurityGroups extends InMemoryEc2Network implements Ec2SecurityGroups {
   async describeSecurityGroups(query: Query): Promise<SecurityGroup[]> {
@@ -24,7 +24,7 @@ export class InMemoryEc2SecurityGroups extends InMemoryEc2Network implements Ec2
   async createSecurityGroup(request: { vpcId: string; name: string; description: string; tags: Tags }): Promise<SecurityGroup> {
     this.vpc('CreateSecurityGroup', request.vpcId);
     if ([...this.securityGroups.values()].some((g) => g.vpcId === request.vpcId && g.name === request.name)) {
-      throw fail('CreateSecurityGroup', 'InvalidGroup.Duplicate', `The security group '${request.name}' already exists for VPC '${request.vpcId}'`);
+      throw ec2Error('CreateSecurityGroup', 'InvalidGroup.Duplicate', `The security group '${request.name}' already exists for VPC '${request.vpcId}'`);
     }
     const group: SecurityGroup = { id: this.ids.next('sg'), name: request.name, vpcId: request.vpcId, ingress: [], tags: { ...request.tags } };
     this.securityGroups.set(group.id, group);
@@ -33,24 +33,24 @@ export class InMemoryEc2SecurityGroups extends InMemoryEc2Network implements Ec2
 
   async authorizeIngress(groupId: string, rules: readonly IngressRule[]): Promise<void> {
     const group = this.securityGroups.get(groupId);
-    if (!group) throw fail('AuthorizeSecurityGroupIngress', 'InvalidGroup.NotFound', `The security group '${groupId}' does not exist`);
+    if (!group) throw ec2Error('AuthorizeSecurityGroupIngress', 'InvalidGroup.NotFound', `The security group '${groupId}' does not exist`);
     for (const rule of rules) {
-      if (group.ingress.some((r) => JSON.stringify(r) === JSON.stringify(rule))) throw fail('AuthorizeSecurityGroupIngress', 'InvalidPermission.Duplicate', 'the specified rule already exists');
+      if (group.ingress.some((r) => JSON.stringify(r) === JSON.stringify(rule))) throw ec2Error('AuthorizeSecurityGroupIngress', 'InvalidPermission.Duplicate', 'the specified rule already exists');
     }
     group.ingress.push(...rules.map((r) => structuredClone(r)));
   }
 
   async revokeIngress(groupId: string, rules: readonly IngressRule[]): Promise<void> {
     const group = this.securityGroups.get(groupId);
-    if (!group) throw fail('RevokeSecurityGroupIngress', 'InvalidGroup.NotFound', `The security group '${groupId}' does not exist`);
+    if (!group) throw ec2Error('RevokeSecurityGroupIngress', 'InvalidGroup.NotFound', `The security group '${groupId}' does not exist`);
     const revoked = new Set(rules.map((r) => JSON.stringify(r)));
     group.ingress = group.ingress.filter((r) => !revoked.has(JSON.stringify(r)));
   }
 
   async deleteSecurityGroup(groupId: string): Promise<void> {
-    if (!this.securityGroups.has(groupId)) throw fail('DeleteSecurityGroup', 'InvalidGroup.NotFound', `The security group '${groupId}' does not exist`);
+    if (!this.securityGroups.has(groupId)) throw ec2Error('DeleteSecurityGroup', 'InvalidGroup.NotFound', `The security group '${groupId}' does not exist`);
     const referenced = [...this.securityGroups.values()].some((g) => g.id !== groupId && g.ingress.some((r) => r.sourceSecurityGroupIds?.includes(groupId)));
-    if (referenced || this.securityGroupInUse(groupId)) throw fail('DeleteSecurityGroup', 'DependencyViolation', `resource ${groupId} has a dependent object`);
+    if (referenced || this.securityGroupInUse(groupId)) throw ec2Error('DeleteSecurityGroup', 'DependencyViolation', `resource ${groupId} has a dependent object`);
     this.securityGroups.delete(groupId);
   }
 
