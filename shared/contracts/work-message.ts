@@ -5,7 +5,8 @@ import { z } from 'zod';
  * (reconcilers are level-triggered), plus the due time of a delayed request. A message
  * without `dueAt` is the one the queued marker stands for; one with `dueAt` is a delayed
  * request (a requeueAfter or the retry of a failure, which also carries `failures`) that is
- * re-sent in hops of at most 900 s until it is due.
+ * re-sent in hops of at most 900 s until it is due; a requeue also names the run that asked for
+ * it (`awaits`).
  */
 export const WorkMessageSchema = z.object({
   v: z.literal(1),
@@ -19,6 +20,13 @@ export const WorkMessageSchema = z.object({
   dueAt: z.number().int().optional(),
   /** Failed tries so far: set on the retry of a failed request. */
   failures: z.number().int().min(0).optional(),
+  /**
+   * The lease token of the run that asked for this delayed request with a requeueAfter. The
+   * object's work record names the requeue still owed; a later successful run answers it, and a
+   * message whose token the record no longer names is dropped (docs/adr/0144). Re-sent hops keep
+   * it; a message without it always runs.
+   */
+  awaits: z.string().min(1).max(200).optional(),
   /**
    * Run this request in an invocation of its own: set by the dispatcher on the requests of a
    * reconciler invocation that crashed, so the one that crashes it is found and counted alone

@@ -189,6 +189,59 @@ export function describeWorkQueueConformance(
       expect(probe.runs('a')).toBe(2);
     });
 
+    /** Runs `a` `count` times, one run after another. */
+    const runsInTurn = async (count: number): Promise<void> => {
+      for (let i = 0; i < count; i++) {
+        await h.queue.enqueue(widgetKey('a'));
+        await h.settle();
+      }
+    };
+
+    it.each<[string, (run: number) => boolean, number, number]>([
+      ['the first three runs ask for one, and the fourth answers them all', (run) => run <= 3, 120, 4],
+      ['every run asks for one: one chain goes on, the latest run\'s', () => true, 60, 5],
+    ])('lets a successful run answer the delayed runs asked before it, so requeues do not multiply: %s', async (_case, asks, later, runsLater) => {
+      await h.store.create(widget('a'));
+      probe.behaviour = (_name, run) => (asks(run) ? { requeueAfterSeconds: 60 } : undefined);
+      await h.start();
+      await runsInTurn(3);
+      expect(probe.runs('a')).toBe(3);
+      await h.elapse(60);
+      expect(probe.runs('a')).toBe(4);
+      await h.elapse(later);
+      expect(probe.runs('a')).toBe(runsLater);
+    });
+
+    /** Run 1 asks for a requeue in 60 s; run 2 fails with `error`; later runs succeed. */
+    const requeueThenFailure = (error: () => Error) => {
+      probe.behaviour = (_name, run) => {
+        if (run === 1) return { requeueAfterSeconds: 60 };
+        if (run === 2) throw error();
+        return undefined;
+      };
+    };
+
+    it('lets a run that fails terminally answer nothing: the delayed run asked before it still runs', async () => {
+      await h.store.create(widget('a'));
+      requeueThenFailure(() => new TerminalError('Invalid', 'no'));
+      await h.start();
+      await runsInTurn(2);
+      await h.elapse(60);
+      expect(probe.runs('a')).toBe(3);
+      await h.elapse(120);
+      expect(probe.runs('a')).toBe(3);
+    });
+
+    it('lets the successful retry of a failed run answer the delayed run asked before the failure', async () => {
+      await h.store.create(widget('a'));
+      requeueThenFailure(() => new TransientError('flaky'));
+      await h.start();
+      await runsInTurn(2);
+      await h.until(() => probe.runs('a') === 3);
+      await h.elapse(120);
+      expect(probe.runs('a')).toBe(3);
+    });
+
     it('runs a delayed enqueue once it is due, not before', async () => {
       await h.store.create(widget('a'));
       await h.start();

@@ -93,9 +93,9 @@ async function sortRecord(record: SQSRecord, deps: DispatchDeps, workOf: (kind: 
     case 'work': {
       const kind = kindKey(message.message.key);
       if (!deps.kinds.has(kind)) return unserved(logger, record, kind);
-      const { dueAt, failures, isolate } = message.message;
+      const { dueAt, failures, isolate, awaits } = message.message;
       if (dueAt !== undefined && nextHop(dueAt, nowMs) !== 'due') {
-        await deps.queue.sendDelayed(message.message.key, dueAt, failures, { isolate: isolate === true });
+        await deps.queue.sendDelayed(message.message.key, dueAt, failures, { isolate: isolate === true, ...(awaits === undefined ? {} : { awaits }) });
         return true;
       }
       add(workOf(kind), record, message.message);

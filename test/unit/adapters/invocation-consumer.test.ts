@@ -5,6 +5,8 @@ import { SqsWorkQueue } from '../../../shared/adapters/aws/sqs/sqs-work-queue.js
 import type { ObjectKey } from '../../../shared/contracts/object.js';
 import type { ReconcilerInvocation } from '../../../shared/contracts/work-dispatch.js';
 import type { ReconcileRequest } from '../../../shared/ports/work-queue.js';
+import type { Clock } from '../../../shared/ports/clock.js';
+import type { RequestOutcome } from '../../../shared/work/request-outcome.js';
 import type { WorkLeases } from '../../../shared/work/work-leases.js';
 
 const MACHINE = { group: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachine' };
@@ -23,14 +25,14 @@ function leases(broken: string[] = []): WorkLeases {
 }
 
 /** An SQS work queue on the shared queue whose client records what it sends (or refuses every send). */
-function queue(sent: unknown[], refuseSends = false): SqsWorkQueue {
+function queue(sent: unknown[], refuseSends = false, clock?: Clock): SqsWorkQueue {
   const sqs = new SQSClient({ region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
   sqs.send = async (command: { input?: unknown }) => {
     if (refuseSends) throw new Error('SQS unavailable');
     sent.push(command.input);
     return {};
   };
-  return new SqsWorkQueue({ sqs, leases: leases(), sharedQueueUrl: 'https://sqs/work' });
+  return new SqsWorkQueue({ sqs, leases: leases(), sharedQueueUrl: 'https://sqs/work', ...(clock ? { clock } : {}) });
 }
 
 function invocation(kind: string, names: string[], cloudEvents: ReconcilerInvocation['cloudEvents'] = []): ReconcilerInvocation {
@@ -93,6 +95,77 @@ describe('Function: processInvocation (a reconciler invoked by the dispatcher)',
     }
     expect(await run).toEqual(expected);
     expect(sent).toEqual([{ QueueUrl: 'https://sqs/work', MessageBody: JSON.stringify({ v: 1, key: machine('broken'), failures: 1 }), DelaySeconds: 120 }]);
+  });
+
+  describe('a requeue (docs/adr/0144)', () => {
+    const NOW = Date.UTC(2026, 0, 1);
+    const clock: Clock = { now: () => new Date(NOW) };
+
+    it("is sent awaiting the run's lease token before the release names it owed", async () => {
+      const steps: string[] = [];
+      const sent: unknown[] = [];
+      const recording = queue(sent, false, clock);
+      const send = recording.sendDelayed.bind(recording);
+      recording.sendDelayed = async (...args) => {
+        steps.push('send');
+        await send(...args);
+      };
+      await processInvocation(invocation('infrastructure.cluster.x-k8s.io/InMemoryMachine', ['a']), 'req-5', {
+        queue: recording,
+        leases: {
+          ...leases(),
+          release: async (_key, token, settlement) => {
+            steps.push(`release ${token} ${settlement}`);
+            return { rerun: false };
+          },
+        },
+        leaseSeconds: 30,
+        kind: MACHINE,
+        clock,
+        handler: async () => ({ type: 'requeue', afterSeconds: 20 }),
+      });
+      expect(steps).toEqual(['send', 'release req-5:0 requeued']);
+      expect(sent).toEqual([{ QueueUrl: 'https://sqs/work', MessageBody: JSON.stringify({ v: 1, key: machine('a'), dueAt: NOW + 20_000, awaits: 'req-5:0' }), DelaySeconds: 20 }]);
+    });
+
+    it.each<[string, RequestOutcome, string]>([
+      ['a run that succeeds answers it', { type: 'done' }, 'answered'],
+      ['a run that will be retried answers nothing', { type: 'retry', afterSeconds: 1, error: 'throttled' }, 'failed'],
+      ['a run that failed for good answers nothing', { type: 'terminal', reason: 'Invalid', error: 'invalid' }, 'failed'],
+    ])('%s', async (_case, outcome, settlement) => {
+      const settled: string[] = [];
+      await processInvocation(invocation('infrastructure.cluster.x-k8s.io/InMemoryMachine', ['a']), 'req-6', {
+        queue: queue([]),
+        leases: {
+          ...leases(),
+          release: async (_key, _token, how) => {
+            settled.push(how);
+            return { rerun: false };
+          },
+        },
+        leaseSeconds: 30,
+        kind: MACHINE,
+        clock,
+        handler: async () => outcome,
+      });
+      expect(settled).toEqual([settlement]);
+    });
+
+    it('whose try fails at the work records is sent again still awaiting the same run', async () => {
+      const sent: unknown[] = [];
+      const delayed = { v: 1 as const, key: machine('broken'), dueAt: NOW - 1, awaits: 'req-4:0' };
+      await processInvocation({ v: 1, kind: 'infrastructure.cluster.x-k8s.io/InMemoryMachine', messages: [delayed], cloudEvents: [] }, 'req-7', {
+        queue: queue(sent, false, clock),
+        leases: leases(['broken']),
+        leaseSeconds: 120,
+        kind: MACHINE,
+        clock,
+        handler: async () => ({ type: 'done' }),
+      });
+      expect(sent).toEqual([
+        { QueueUrl: 'https://sqs/work', MessageBody: JSON.stringify({ v: 1, key: machine('broken'), dueAt: NOW + 120_000, failures: 1, awaits: 'req-4:0' }), DelaySeconds: 120 },
+      ]);
+    });
   });
 
   it('maps its cloud events to the objects they concern and enqueues those on the shared queue', async () => {

@@ -27,6 +27,9 @@ describe('Function: parseWorkMessage', () => {
     ['an unknown version', JSON.stringify({ v: 2, key }), false],
     ['a key without a name', JSON.stringify({ v: 1, key: { ...key, name: '' } }), false],
     ['negative failures', JSON.stringify({ v: 1, key, failures: -1 }), false],
+    ['a requeue naming the run that asked for it', JSON.stringify({ v: 1, key, dueAt: NOW, awaits: 'msg-1:1' }), true],
+    ['a requeue naming no run', JSON.stringify({ v: 1, key, dueAt: NOW, awaits: '' }), false],
+    ['a requeue naming a run by a number', JSON.stringify({ v: 1, key, dueAt: NOW, awaits: 7 }), false],
   ])('%s → valid: %s', (_title, body, valid) => {
     expect(parseWorkMessage(body) !== undefined).toBe(valid);
   });

@@ -82,23 +82,25 @@ export class SqsWorkQueue implements WorkQueue {
 
   /**
    * Sends (or re-sends) a delayed request: one hop of at most maxHopSeconds toward `dueAt`.
-   * `failures` rides along on the retry of a failed request.
+   * `failures` rides along on the retry of a failed request, `awaits` on a requeue (the lease
+   * token of the run that asked for it, which the work record names until a later run answers it).
    */
-  async sendDelayed(request: ObjectKey, dueAt: number, failures?: number, options: { isolate?: boolean } = {}): Promise<void> {
+  async sendDelayed(request: ObjectKey, dueAt: number, failures?: number, options: { isolate?: boolean; awaits?: string } = {}): Promise<void> {
     const hop = nextHop(dueAt, this.clock.now().getTime(), this.maxHopSeconds);
-    const body = { ...message(request, dueAt, failures), ...(options.isolate ? { isolate: true as const } : {}) };
+    const body = { ...message(request, dueAt, failures, options.awaits), ...(options.isolate ? { isolate: true as const } : {}) };
     await this.send(request, body, delaySecondsOf(hop));
   }
 
   /**
    * Sends a work message again after `delaySeconds`, keeping what it is: an immediate message
    * still stands for the work record's queued marker (so it must not turn into a delayed one,
-   * which would step aside for that very marker); a delayed one becomes due after the delay.
+   * which would step aside for that very marker); a delayed one becomes due after the delay and
+   * still awaits the run it awaited.
    */
   async sendAgain(previous: WorkMessage, failures: number, delaySeconds: number, options: { isolate?: boolean } = {}): Promise<void> {
     const nowMs = this.clock.now().getTime();
     const dueAt = previous.dueAt === undefined ? undefined : nowMs + delaySeconds * 1000;
-    const body = { ...message(previous.key, dueAt, failures), ...(options.isolate ? { isolate: true as const } : {}) };
+    const body = { ...message(previous.key, dueAt, failures, previous.awaits), ...(options.isolate ? { isolate: true as const } : {}) };
     const firstHop = dueAt === undefined ? Math.ceil(delaySeconds) : delaySecondsOf(nextHop(dueAt, nowMs, this.maxHopSeconds));
     await this.send(previous.key, body, Math.min(this.maxHopSeconds, Math.max(0, firstHop)));
   }
@@ -154,12 +156,13 @@ function delaySecondsOf(hop: 'due' | { delaySeconds: number }): number {
   return hop === 'due' ? 0 : hop.delaySeconds;
 }
 
-function message(request: ObjectKey, dueAt?: number, failures?: number): WorkMessage {
+function message(request: ObjectKey, dueAt?: number, failures?: number, awaits?: string): WorkMessage {
   const key = { group: request.group, kind: request.kind, namespace: request.namespace, name: request.name };
   return {
     v: 1,
     key,
     ...(dueAt === undefined ? {} : { dueAt }),
     ...(failures === undefined || failures === 0 ? {} : { failures }),
+    ...(dueAt === undefined || awaits === undefined ? {} : { awaits }),
   };
 }

@@ -7,7 +7,7 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { keyString, type ObjectKey } from '../../../contracts/object.js';
-import type { WorkLeases } from '../../../work/work-leases.js';
+import type { RunSettlement, WorkLeases } from '../../../work/work-leases.js';
 import { TABLE_KEYS } from '../dynamodb/table-design.js';
 
 /** Partition-key prefix of work records; the router's stream decoder ignores it (not an object). */
@@ -24,6 +24,8 @@ const ATTEMPTS = 6;
 export const DEFAULT_QUEUED_MARKER_TTL_MS = 15 * 60_000;
 
 const NAMES = { '#q': 'queued', '#qa': 'queuedAt', '#d': 'dirty', '#lu': 'leaseUntil', '#lt': 'leaseToken' };
+/** The lease token of the run whose requeue is still owed (docs/adr/0144). */
+const AWAITS = { '#aw': 'awaits' };
 /** No pending message: no marker, or a marker older than the TTL (or from before queuedAt existed). */
 const NOT_QUEUED_OR_STALE = '(attribute_not_exists(#q) OR #q = :f OR attribute_not_exists(#qa) OR #qa < :stale)';
 const NOT_QUEUED = '(attribute_not_exists(#q) OR #q = :f)';
@@ -34,12 +36,13 @@ interface WorkState {
   queuedAt: number | undefined;
   dirty: boolean;
   leaseUntil: number | undefined;
+  awaits: string | undefined;
 }
 
 /**
  * WorkLeases as one item per object (`pk = work#<key>`, `sk = work`) in a DynamoDB table,
  * written only with conditional single-item writes. The item is deleted when a run ends with
- * nothing owed, so idle objects cost no storage.
+ * nothing owed (no message pending, no rerun, no requeue), so idle objects cost no storage.
  */
 export class DynamoWorkLeases implements WorkLeases {
   constructor(
@@ -70,55 +73,59 @@ export class DynamoWorkLeases implements WorkLeases {
 
   async acquire(
     key: ObjectKey,
-    lease: { token: string; nowMs: number; leaseMs: number; holdsQueuedMarker: boolean },
+    lease: { token: string; nowMs: number; leaseMs: number; holdsQueuedMarker: boolean; awaits?: string },
   ): Promise<boolean> {
-    const condition = lease.holdsQueuedMarker ? NO_LIVE_LEASE : `${NO_LIVE_LEASE} AND ${NOT_QUEUED_OR_STALE}`;
+    const awaits = lease.awaits;
+    const stepsAside = lease.holdsQueuedMarker ? NO_LIVE_LEASE : `${NO_LIVE_LEASE} AND ${NOT_QUEUED_OR_STALE}`;
+    const condition = awaits === undefined ? stepsAside : `${stepsAside} AND #aw = :aw`;
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const old = await this.conditionalUpdate(key, {
         UpdateExpression: 'SET #lu = :until, #lt = :tok, #d = :f, #q = :f REMOVE #qa',
         ConditionExpression: condition,
-        ExpressionAttributeNames: NAMES,
+        ExpressionAttributeNames: awaits === undefined ? NAMES : { ...NAMES, ...AWAITS },
         ExpressionAttributeValues: {
           ':until': num(lease.nowMs + lease.leaseMs),
           ':tok': { S: lease.token },
           ':f': { BOOL: false },
           ':now': num(lease.nowMs),
           ...(lease.holdsQueuedMarker ? {} : { ':stale': num(lease.nowMs - this.queuedMarkerTtlMs) }),
+          ...(awaits === undefined ? {} : { ':aw': { S: awaits } }),
         },
       });
       if (old === 'ok') return true;
-      if (leaseLive(old, lease.nowMs)) {
-        if (await this.markDirty(key, lease.nowMs)) return false;
-      } else if (!lease.holdsQueuedMarker && this.pending(old, lease.nowMs)) {
-        return false;
-      }
+      if ((await this.refusal(key, old, lease)) === 'refused') return false;
     }
     return true;
   }
 
-  async release(key: ObjectKey, token: string): Promise<{ rerun: boolean }> {
-    try {
-      await this.client.send(
-        new DeleteItemCommand({
-          TableName: this.tableName,
-          Key: itemKey(key),
-          ConditionExpression: `#lt = :tok AND ${NOT_QUEUED} AND (attribute_not_exists(#d) OR #d = :f)`,
-          ExpressionAttributeNames: { '#lt': NAMES['#lt'], '#q': NAMES['#q'], '#d': NAMES['#d'] },
-          ExpressionAttributeValues: { ':tok': { S: token }, ':f': { BOOL: false } },
-        }),
-      );
-      return { rerun: false };
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  /** Why an acquire's condition failed: 'refused' drops the message, 'again' tries once more. */
+  private async refusal(key: ObjectKey, old: WorkState, lease: { nowMs: number; holdsQueuedMarker: boolean; awaits?: string }): Promise<'refused' | 'again'> {
+    if (leaseLive(old, lease.nowMs)) {
+      // As any message during a run: one rerun after it (a requeue sent just before its own
+      // run's release may arrive here, and must not be lost).
+      return (await this.markDirty(key, lease.nowMs)) ? 'refused' : 'again';
     }
+    // A later run answered this requeue, or asked for one of its own in its place.
+    if (lease.awaits !== undefined && old.awaits !== lease.awaits) return 'refused';
+    return !lease.holdsQueuedMarker && this.pending(old, lease.nowMs) ? 'refused' : 'again';
+  }
+
+  /**
+   * Ends the run holding `token`. With nothing owed the item goes (one delete); otherwise one
+   * update keeps what is owed: a pending message, a rerun, and the requeue (`awaits`), which an
+   * answered run clears, a requeued run names itself, and a failed run leaves as it was.
+   */
+  async release(key: ObjectKey, token: string, settlement: RunSettlement): Promise<{ rerun: boolean }> {
+    if (settlement !== 'requeued' && (await this.deleteIfNothingOwed(key, token, settlement))) return { rerun: false };
+    const owed = { answered: 'REMOVE #lu, #lt, #aw SET #d = :f', requeued: 'REMOVE #lu, #lt SET #d = :f, #aw = :tok', failed: 'REMOVE #lu, #lt SET #d = :f' };
     try {
       const result = await this.client.send(
         new UpdateItemCommand({
           TableName: this.tableName,
           Key: itemKey(key),
-          UpdateExpression: 'REMOVE #lu, #lt SET #d = :f',
+          UpdateExpression: owed[settlement],
           ConditionExpression: '#lt = :tok',
-          ExpressionAttributeNames: { '#lu': NAMES['#lu'], '#lt': NAMES['#lt'], '#d': NAMES['#d'] },
+          ExpressionAttributeNames: { '#lu': NAMES['#lu'], '#lt': NAMES['#lt'], '#d': NAMES['#d'], ...(settlement === 'failed' ? {} : AWAITS) },
           ExpressionAttributeValues: { ':tok': { S: token }, ':f': { BOOL: false } },
           ReturnValues: 'ALL_OLD',
         }),
@@ -126,6 +133,27 @@ export class DynamoWorkLeases implements WorkLeases {
       return { rerun: stateOf(result.Attributes).dirty };
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return { rerun: false };
+      throw error;
+    }
+  }
+
+  /** Deletes the item when the run holding `token` leaves nothing owed; false when something is. */
+  private async deleteIfNothingOwed(key: ObjectKey, token: string, settlement: 'answered' | 'failed'): Promise<boolean> {
+    // A failed run answers nothing: a requeue still owed keeps the item.
+    const requeueAnswered = settlement === 'answered' ? '' : ' AND attribute_not_exists(#aw)';
+    try {
+      await this.client.send(
+        new DeleteItemCommand({
+          TableName: this.tableName,
+          Key: itemKey(key),
+          ConditionExpression: `#lt = :tok AND ${NOT_QUEUED} AND (attribute_not_exists(#d) OR #d = :f)${requeueAnswered}`,
+          ExpressionAttributeNames: { '#lt': NAMES['#lt'], '#q': NAMES['#q'], '#d': NAMES['#d'], ...(settlement === 'answered' ? {} : AWAITS) },
+          ExpressionAttributeValues: { ':tok': { S: token }, ':f': { BOOL: false } },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
       throw error;
     }
   }
@@ -196,6 +224,7 @@ function stateOf(item: Record<string, AttributeValue> | undefined): WorkState {
     queuedAt: queuedAt === undefined ? undefined : Number(queuedAt),
     dirty: item?.dirty?.BOOL === true,
     leaseUntil: lease === undefined ? undefined : Number(lease),
+    awaits: item?.awaits?.S,
   };
 }
 

@@ -38,7 +38,7 @@ function failureRecord(condition: string, messages: WorkMessage[]) {
 
 interface Sent {
   again: { key: string; failures: number; delaySeconds: number; immediate: boolean; isolate: boolean }[];
-  delayed: { key: string; dueAt: number; failures: number | undefined; isolate: boolean }[];
+  delayed: { key: string; dueAt: number; failures: number | undefined; isolate: boolean; awaits?: string }[];
   dead: { key: string; failures: number }[];
 }
 
@@ -53,7 +53,8 @@ function harness(options: { refuse?: string } = {}) {
       },
     },
     queue: {
-      sendDelayed: async (k, dueAt, failures, options) => void sent.delayed.push({ key: keyString(k), dueAt, failures, isolate: options?.isolate === true }),
+      sendDelayed: async (k, dueAt, failures, options) =>
+        void sent.delayed.push({ key: keyString(k), dueAt, failures, isolate: options?.isolate === true, ...(options?.awaits ? { awaits: options.awaits } : {}) }),
       sendAgain: async (m, failures, delaySeconds, options) =>
         void sent.again.push({ key: keyString(m.key), failures, delaySeconds, immediate: m.dueAt === undefined, isolate: options?.isolate === true }),
       sendToDeadLetter: async (k, failures) => {
@@ -187,6 +188,12 @@ describe('Function: dispatchSqsBatch', () => {
       h.deps,
     );
     expect(h.invocations.map((i) => i.messages.map((m) => m.key.name))).toEqual([['c', 'd'], ['a'], ['b']]);
+  });
+
+  it('keeps the run a requeue awaits across its hops (docs/adr/0144)', async () => {
+    const h = harness();
+    await dispatchSqsBatch({ Records: [record('d', { v: 1, key: key(MACHINE, 'm1'), dueAt: NOW + 3_600_000, awaits: 'run-1' })] }, h.deps);
+    expect(h.sent.delayed).toEqual([{ key: m1, dueAt: NOW + 3_600_000, failures: undefined, isolate: false, awaits: 'run-1' }]);
   });
 
   it('keeps a delayed request isolated across its hops', async () => {
