@@ -95,7 +95,7 @@ async function sortRecord(record: SQSRecord, deps: DispatchDeps, workOf: (kind: 
       if (!deps.kinds.has(kind)) return unserved(logger, record, kind);
       const { dueAt, failures, isolate, awaits } = message.message;
       if (dueAt !== undefined && nextHop(dueAt, nowMs) !== 'due') {
-        await deps.queue.sendDelayed(message.message.key, dueAt, failures, { isolate: isolate === true, ...(awaits === undefined ? {} : { awaits }) });
+        await deps.queue.sendDelayed(message.message.key, dueAt, failures, { isolate: isolate === true, awaits });
         return true;
       }
       add(workOf(kind), record, message.message);

@@ -42,7 +42,7 @@ export async function consumeWorkMessage(message: WorkMessage, attempt: WorkMess
   const clock = deps.clock ?? systemClock;
   const key: ObjectKey = message.key;
   if (message.dueAt !== undefined && nextHop(message.dueAt, clock.now().getTime()) !== 'due') {
-    await deps.queue.sendDelayed(key, message.dueAt, message.failures, message.awaits === undefined ? {} : { awaits: message.awaits });
+    await deps.queue.sendDelayed(key, message.dueAt, message.failures, { awaits: message.awaits });
     return 'ok';
   }
   const acquired = await deps.leases.acquire(key, {
@@ -50,7 +50,7 @@ export async function consumeWorkMessage(message: WorkMessage, attempt: WorkMess
     nowMs: clock.now().getTime(),
     leaseMs: deps.leaseSeconds * 1000,
     holdsQueuedMarker: message.dueAt === undefined,
-    ...(message.awaits === undefined ? {} : { awaits: message.awaits }),
+    awaits: message.awaits,
   });
   if (!acquired) return 'ok';
   const outcome = await runOnce(deps, key, attempt.failures);
