@@ -2,7 +2,7 @@ import { conditionsOf, findCondition } from '../../../shared/contracts/condition
 import { deepEqual, valueAt } from '../../../shared/contracts/json.js';
 import type { StoredObject } from '../../../shared/contracts/object.js';
 import type { ObjectChange } from '../../../shared/ports/object-store.js';
-import type { IgnoredValues, Watch } from '../engine/skeleton/types.js';
+import type { EvaluationMark, IgnoredValues, Watch } from '../engine/skeleton/types.js';
 import { conditionOfPath, EVERY_CONDITION, valueTestOfPath } from '../engine/skeleton/watch-fields.js';
 
 /**
@@ -11,12 +11,21 @@ import { conditionOfPath, EVERY_CONDITION, valueTestOfPath } from '../engine/ske
  * status, or whether it has the reason the path names; `EVERY_CONDITION_STATUS` compares the
  * status of every condition; a value path (`valueIsPath`) compares whether the field has that value.
  * A watch with `ignore` passes no change whose every version holds an ignored value.
+ * A watch with `marks` passes a MODIFY of an object its watcher has not marked as evaluated only
+ * when one of the mark's `unmarkedChanges` differs (ADR 0145).
  */
 export function watchedFieldsChanged(watch: Watch, change: ObjectChange): boolean {
   if (watch.on && !watch.on.includes(change.type)) return false;
   if (watch.ignore && isIgnored(watch.ignore, change)) return false;
-  if (change.type !== 'MODIFY' || !watch.changes) return true;
-  return watch.changes.some((path) => fieldChanged(path, change.oldObject, change.newObject));
+  if (change.type !== 'MODIFY') return true;
+  const paths = watch.marks && !isMarked(watch.marks, change) ? watch.marks.unmarkedChanges : watch.changes;
+  if (!paths) return true;
+  return paths.some((path) => fieldChanged(path, change.oldObject, change.newObject));
+}
+
+/** Whether either version carries the condition the watcher marks what it evaluated with. */
+function isMarked(mark: EvaluationMark, change: ObjectChange): boolean {
+  return [change.oldObject, change.newObject].some((o) => findCondition(conditionsOf(o?.status), mark.condition) !== undefined);
 }
 
 function fieldChanged(path: string, before: StoredObject | undefined, after: StoredObject | undefined): boolean {

@@ -17,6 +17,7 @@ import { requestRemediation, templateRefOf, withdrawRemediation } from './extern
 import { markMachine, type RemediationMode } from './mark-machines.js';
 import { remediationAllowed } from './remediation-allowed.js';
 import { createMachineHealthCheckScope, type MachineHealthCheckScope } from './scope.js';
+import { CONDITION_HEALTH_CHECK_SUCCEEDED } from './well-known.js';
 import { healthChecksOf, targetFacts, targetMachines } from './targets.js';
 
 export async function evaluateTargetsPhase(s: MachineHealthCheckScope): Promise<PhaseResult> {
@@ -76,12 +77,16 @@ export const machineHealthCheckReconciler: ReconcilerDefinition<MachineHealthChe
   // Machines of the same cluster, when what the rules read changes (a Node's health reaches the
   // Machine as its NodeHealthy condition). The rules read a condition's status and how long it
   // has held it, never its reason or message: a Machine's many reason-only writes while it comes
-  // up do not wake its health checks.
+  // up do not wake its health checks. markMachinesPhase writes HealthCheckSucceeded on every
+  // target it evaluated: until a Machine carries it, only its labels (the selector) can make it
+  // a target the health checks have not seen, so a Machine no health check selects wakes none of
+  // them and costs no lookup while it comes up (ADR 0145).
   watches: [
     {
       kind: { group: CORE_GROUP, kind: 'Machine' },
       by: 'clusterLabel',
       changes: [EVERY_CONDITION_STATUS, 'status.nodeRef', 'spec.providerID', 'metadata.labels', 'metadata.annotations', 'metadata.deletionTimestamp'],
+      marks: { condition: CONDITION_HEALTH_CHECK_SUCCEEDED, unmarkedChanges: ['metadata.labels'] },
     },
   ],
   createScope: (ctx: ReconcileContext, object: StoredObject) => {

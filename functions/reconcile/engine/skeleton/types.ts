@@ -70,8 +70,25 @@ export interface StatusUpdate {
  * `ignore` (a predicate as data) drops changes to objects whose field at `path` holds one of
  * `values` in every version the change carries, before any lookup: a ClusterResourceSet does not
  * hear of the Secrets only controllers write (ADR 0142).
+ * `marks` (a predicate as data) names the condition the watcher writes on every object it has
+ * evaluated: a modification of one that carries it in neither version passes only through
+ * `unmarkedChanges` (ADR 0145).
  */
-export type Watch = WatchMapping & { changes?: readonly string[]; on?: readonly ChangeType[]; ignore?: IgnoredValues };
+export type Watch = WatchMapping & { changes?: readonly string[]; on?: readonly ChangeType[]; ignore?: IgnoredValues; marks?: EvaluationMark };
+
+/**
+ * The condition a watcher writes on every object it evaluates, in the run that evaluates it (a
+ * MachineHealthCheck's `HealthCheckSucceeded` on each of its targets). An object that carries it
+ * in neither version of a modification has not been evaluated since it was created: its creation
+ * already woke the watcher (or the watcher's own creation made it look), and whatever changed
+ * after the watcher read it is followed by the watcher's marking write, a change that carries
+ * the mark and wakes it again. Only the `unmarkedChanges` can make such an object matter that did
+ * not (labels, for a selector), so only they pass. Inserts and removals always pass.
+ */
+export interface EvaluationMark {
+  condition: string;
+  unmarkedChanges: readonly string[];
+}
 
 export interface IgnoredValues {
   /** A dotted field path, e.g. `type`. */

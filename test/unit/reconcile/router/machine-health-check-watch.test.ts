@@ -3,13 +3,15 @@ import { builtinProviderRegistry } from '../../../../functions/reconcile/engine/
 import { ReconcilerRegistry } from '../../../../functions/reconcile/engine/registry.js';
 import { routeChange } from '../../../../functions/reconcile/router/route-change.js';
 import { keyString, type StoredObject } from '../../../../shared/contracts/object.js';
+import type { ObjectChange } from '../../../../shared/ports/object-store.js';
 import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
 
 /**
  * Which writes of a Machine wake the MachineHealthChecks of its cluster, through the built-in
  * registry: what the health rules read (any condition's status and how long it has held, the
  * nodeRef, the providerID, labels for the selector, the remediation annotations, deletion) does;
- * a condition's reason or message alone does not.
+ * a condition's reason or message alone does not. Until a health check has marked the Machine
+ * evaluated, only its creation, removal and labels do.
  */
 const CORE = 'cluster.x-k8s.io';
 const T = '2026-01-01T00:00:00Z';
@@ -30,12 +32,19 @@ function machine(edit: { conditions?: Condition[]; status?: Record<string, unkno
   };
 }
 
+/** A Machine the health check has evaluated: it carries HealthCheckSucceeded (ADR 0145). */
+const evaluated = condition('HealthCheckSucceeded', 'True', 'Succeeded');
 const comingUp = [
   condition('Ready', 'False', 'NotReady'),
   condition('BootstrapConfigReady', 'False', 'DataSecretNotCreated'),
   condition('NodeHealthy', 'Unknown', 'ClusterDoesNotExist'),
+  evaluated,
 ];
 const replace = (c: Condition) => [...comingUp.filter((p) => p.type !== c.type), c];
+
+async function woken(change: ObjectChange): Promise<boolean> {
+  return (await routeChange(change, registry, await storeWithHealthCheck())).map(keyString).includes(mhcKey);
+}
 
 async function storeWithHealthCheck(): Promise<MemoryObjectStore> {
   const store = new MemoryObjectStore();
@@ -63,9 +72,27 @@ describe('a MachineHealthCheck is woken by the Machine changes its rules read, n
     ['a label (the selector)', true, machine({ conditions: comingUp, metadata: { labels: { [`${CORE}/cluster-name`]: 'c1', pool: 'a' } } })],
     ['the remediate-machine annotation', true, machine({ conditions: comingUp, metadata: { annotations: { [`${CORE}/remediate-machine`]: '' } } })],
     ['its deletion', true, machine({ conditions: comingUp, metadata: { deletionTimestamp: T } })],
-  ])('%s → woken: %s', async (_name, woken, after) => {
-    const change = { type: 'MODIFY' as const, oldObject: machine({ conditions: comingUp }), newObject: after };
-    const keys = (await routeChange(change, registry, await storeWithHealthCheck())).map(keyString);
-    expect(keys.includes(mhcKey)).toBe(woken);
+  ])('%s → woken: %s', async (_name, expected, after) => {
+    expect(await woken({ type: 'MODIFY', oldObject: machine({ conditions: comingUp }), newObject: after })).toBe(expected);
+  });
+});
+
+describe('a Machine no health check has evaluated yet wakes them only when it could become a target (ADR 0145)', () => {
+  const unevaluated = comingUp.filter((c) => c !== evaluated);
+  const before = machine({ conditions: unevaluated });
+  const modify = (after: StoredObject): ObjectChange => ({ type: 'MODIFY', oldObject: before, newObject: after });
+  it.each<[string, boolean, ObjectChange]>([
+    ['its creation', true, { type: 'INSERT', newObject: before }],
+    ['its removal', true, { type: 'REMOVE', oldObject: before }],
+    ['a label (the selector may now match)', true, modify(machine({ conditions: unevaluated, metadata: { labels: { [`${CORE}/cluster-name`]: 'c1', pool: 'a' } } }))],
+    ['the health check marking it', true, modify(machine({ conditions: [...unevaluated, evaluated] }))],
+    ['the mark taken away', true, { type: 'MODIFY', oldObject: machine({ conditions: comingUp }), newObject: before }],
+    ['Ready turning True', false, modify(machine({ conditions: [...unevaluated.slice(1), condition('Ready', 'True', 'Ready', { lastTransitionTime: LATER })] }))],
+    ['its nodeRef', false, modify(machine({ conditions: unevaluated, status: { nodeRef: { name: 'n1' } } }))],
+    ['its providerID', false, modify(machine({ conditions: unevaluated, spec: { providerID: 'in-memory://ns/m' } }))],
+    ['the remediate-machine annotation', false, modify(machine({ conditions: unevaluated, metadata: { annotations: { [`${CORE}/remediate-machine`]: '' } } }))],
+    ['its deletion', false, modify(machine({ conditions: unevaluated, metadata: { deletionTimestamp: T } }))],
+  ])('%s → woken: %s', async (_name, expected, change) => {
+    expect(await woken(change)).toBe(expected);
   });
 });

@@ -58,6 +58,27 @@ describe('watch `changes` predicate', () => {
   });
 });
 
+describe('`marks`: a watcher that marks what it evaluated', () => {
+  const mark = { condition: 'Checked', unmarkedChanges: ['metadata.labels'] };
+  const marking: Watch = { ...watch, marks: mark };
+  const checked = (spec: Record<string, unknown>) =>
+    machine(spec, { conditions: [{ type: 'Checked', status: 'False', reason: 'R', lastTransitionTime: '2026-01-01T00:00:00Z' }] });
+  const modify = (before: StoredObject, after: StoredObject): ObjectChange => ({ type: 'MODIFY', oldObject: before, newObject: after });
+
+  it.each<[string, boolean, ObjectChange]>([
+    ['an unmarked object: a listed field changed', false, modify(machine({ version: 'v1' }), machine({ version: 'v2' }))],
+    ['an unmarked object: an unmarked change', true, modify(machine({}, {}, { a: '1' }), machine({}, {}, { a: '2' }))],
+    ['an unmarked object: inserted', true, { type: 'INSERT', newObject: machine({ version: 'v1' }) }],
+    ['an unmarked object: removed', true, { type: 'REMOVE', oldObject: machine({ version: 'v1' }) }],
+    ['a marked object: a listed field changed', true, modify(checked({ version: 'v1' }), checked({ version: 'v2' }))],
+    ['a marked object: an unlisted field changed', false, modify(checked({ providerID: '' }), checked({ providerID: 'x' }))],
+    ['the mark appearing with a listed change', true, modify(machine({ version: 'v1' }), checked({ version: 'v2' }))],
+    ['the mark going with a listed change', true, modify(checked({ version: 'v1' }), machine({ version: 'v2' }))],
+  ])('%s → %s', (_name, expected, change) => {
+    expect(watchedFieldsChanged(marking, change)).toBe(expected);
+  });
+});
+
 describe('condition paths in `changes`', () => {
   const withConditions = (...conditions: Array<[type: string, status: string, reason: string, message?: string]>) =>
     machine({}, { conditions: conditions.map(([type, status, reason, message]) => ({ type, status, reason, lastTransitionTime: '2026-01-01T00:00:00Z', ...(message ? { message } : {}) })) });
