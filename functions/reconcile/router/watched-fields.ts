@@ -3,7 +3,7 @@ import { deepEqual, valueAt } from '../../../shared/contracts/json.js';
 import type { StoredObject } from '../../../shared/contracts/object.js';
 import type { ObjectChange } from '../../../shared/ports/object-store.js';
 import type { EvaluationMark, IgnoredValues, Watch } from '../engine/skeleton/types.js';
-import { conditionOfPath, EVERY_CONDITION, valueTestOfPath } from '../engine/skeleton/watch-fields.js';
+import { conditionOfPath, conditionPath, EVERY_CONDITION, valueTestOfPath } from '../engine/skeleton/watch-fields.js';
 
 /**
  * A watch with `on` passes only those change types; one with `changes` passes a MODIFY only when
@@ -18,9 +18,19 @@ export function watchedFieldsChanged(watch: Watch, change: ObjectChange): boolea
   if (watch.on && !watch.on.includes(change.type)) return false;
   if (watch.ignore && isIgnored(watch.ignore, change)) return false;
   if (change.type !== 'MODIFY') return true;
-  const paths = watch.marks && !isMarked(watch.marks, change) ? watch.marks.unmarkedChanges : watch.changes;
+  const paths = watch.marks ? pathsGivenMark(watch.marks, watch.changes, change) : watch.changes;
   if (!paths) return true;
   return paths.some((path) => fieldChanged(path, change.oldObject, change.newObject));
+}
+
+/**
+ * An object the watcher has not marked: only the mark's `unmarkedChanges`. A marked one: the
+ * watch's `changes` and the mark itself, whose appearance or new status is the watcher's own
+ * marking write and must wake it for whatever changed after it read the object.
+ */
+function pathsGivenMark(mark: EvaluationMark, changes: readonly string[] | undefined, change: ObjectChange): readonly string[] | undefined {
+  if (!isMarked(mark, change)) return mark.unmarkedChanges;
+  return changes && [...changes, conditionPath(mark.condition)];
 }
 
 /** Whether either version carries the condition the watcher marks what it evaluated with. */

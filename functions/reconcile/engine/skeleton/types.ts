@@ -82,8 +82,8 @@ export type Watch = WatchMapping & { changes?: readonly string[]; on?: readonly 
  * in neither version of a modification has not been evaluated since it was created: its creation
  * already woke the watcher (or the watcher's own creation made it look), and whatever changed
  * after the watcher read it is followed by the watcher's marking write, a change that carries
- * the mark and wakes it again. Only the `unmarkedChanges` can make such an object matter that did
- * not (labels, for a selector), so only they pass. Inserts and removals always pass.
+ * the mark and always wakes it again. Only the `unmarkedChanges` can make such an object matter
+ * that did not (labels, for a selector), so only they pass. Inserts and removals always pass.
  */
 export interface EvaluationMark {
   condition: string;

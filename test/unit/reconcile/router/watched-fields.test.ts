@@ -72,6 +72,7 @@ describe('`marks`: a watcher that marks what it evaluated', () => {
     ['an unmarked object: removed', true, { type: 'REMOVE', oldObject: machine({ version: 'v1' }) }],
     ['a marked object: a listed field changed', true, modify(checked({ version: 'v1' }), checked({ version: 'v2' }))],
     ['a marked object: an unlisted field changed', false, modify(checked({ providerID: '' }), checked({ providerID: 'x' }))],
+    ['the mark appearing alone (the watcher marking it)', true, modify(machine({ version: 'v1' }), checked({ version: 'v1' }))],
     ['the mark appearing with a listed change', true, modify(machine({ version: 'v1' }), checked({ version: 'v2' }))],
     ['the mark going with a listed change', true, modify(checked({ version: 'v1' }), machine({ version: 'v2' }))],
   ])('%s → %s', (_name, expected, change) => {
