@@ -2,8 +2,8 @@ import { conditionsOf, findCondition } from '../../../shared/contracts/condition
 import { deepEqual, valueAt } from '../../../shared/contracts/json.js';
 import type { StoredObject } from '../../../shared/contracts/object.js';
 import type { ObjectChange } from '../../../shared/ports/object-store.js';
-import type { EvaluationMark, IgnoredValues, Watch } from '../engine/skeleton/types.js';
-import { conditionOfPath, conditionPath, EVERY_CONDITION, valueTestOfPath } from '../engine/skeleton/watch-fields.js';
+import type { IgnoredValues, Watch } from '../engine/skeleton/types.js';
+import { conditionOfPath, EVERY_CONDITION, valueTestOfPath } from '../engine/skeleton/watch-fields.js';
 
 /**
  * A watch with `on` passes only those change types; one with `changes` passes a MODIFY only when
@@ -12,30 +12,27 @@ import { conditionOfPath, conditionPath, EVERY_CONDITION, valueTestOfPath } from
  * status of every condition; a value path (`valueIsPath`) compares whether the field has that value.
  * A watch with `ignore` passes no change whose every version holds an ignored value.
  * A watch with `marks` passes a MODIFY of an object its watcher has not marked as evaluated only
- * when one of the mark's `unmarkedChanges` differs (ADR 0145).
+ * when one of the mark's `unmarkedChanges` differs, and one that moves the mark always (ADR 0145).
  */
 export function watchedFieldsChanged(watch: Watch, change: ObjectChange): boolean {
   if (watch.on && !watch.on.includes(change.type)) return false;
   if (watch.ignore && isIgnored(watch.ignore, change)) return false;
   if (change.type !== 'MODIFY') return true;
-  const paths = watch.marks ? pathsGivenMark(watch.marks, watch.changes, change) : watch.changes;
-  if (!paths) return true;
+  if (watch.marks) {
+    const mark = { type: watch.marks.condition };
+    const before = conditionGist(change.oldObject, mark);
+    const after = conditionGist(change.newObject, mark);
+    // Not marked in either version: only what could make the object matter passes.
+    if (before === undefined && after === undefined) return anyChanged(watch.marks.unmarkedChanges, change);
+    // The mark appearing or changing status is the watcher's own marking write: it must wake the
+    // watcher for whatever changed after it read the object, whatever `changes` lists.
+    if (before !== after) return true;
+  }
+  return !watch.changes || anyChanged(watch.changes, change);
+}
+
+function anyChanged(paths: readonly string[], change: ObjectChange): boolean {
   return paths.some((path) => fieldChanged(path, change.oldObject, change.newObject));
-}
-
-/**
- * An object the watcher has not marked: only the mark's `unmarkedChanges`. A marked one: the
- * watch's `changes` and the mark itself, whose appearance or new status is the watcher's own
- * marking write and must wake it for whatever changed after it read the object.
- */
-function pathsGivenMark(mark: EvaluationMark, changes: readonly string[] | undefined, change: ObjectChange): readonly string[] | undefined {
-  if (!isMarked(mark, change)) return mark.unmarkedChanges;
-  return changes && [...changes, conditionPath(mark.condition)];
-}
-
-/** Whether either version carries the condition the watcher marks what it evaluated with. */
-function isMarked(mark: EvaluationMark, change: ObjectChange): boolean {
-  return [change.oldObject, change.newObject].some((o) => findCondition(conditionsOf(o?.status), mark.condition) !== undefined);
 }
 
 function fieldChanged(path: string, before: StoredObject | undefined, after: StoredObject | undefined): boolean {

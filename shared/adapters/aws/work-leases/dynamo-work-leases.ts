@@ -26,6 +26,16 @@ export const DEFAULT_QUEUED_MARKER_TTL_MS = 15 * 60_000;
 const NAMES = { '#q': 'queued', '#qa': 'queuedAt', '#d': 'dirty', '#lu': 'leaseUntil', '#lt': 'leaseToken' };
 /** The lease token of the run whose requeue is still owed (docs/adr/0144). */
 const AWAITS = { '#aw': 'awaits' };
+/**
+ * A release that keeps the item: the lease goes and the dirty flag is cleared (the caller reruns
+ * on the old value); the owed requeue is cleared by an answered run, named by a requeued one, and
+ * left as it was by a failed one.
+ */
+const RELEASE_UPDATES: Readonly<Record<RunSettlement, string>> = {
+  answered: 'REMOVE #lu, #lt, #aw SET #d = :f',
+  requeued: 'REMOVE #lu, #lt SET #d = :f, #aw = :tok',
+  failed: 'REMOVE #lu, #lt SET #d = :f',
+};
 /** No pending message: no marker, or a marker older than the TTL (or from before queuedAt existed). */
 const NOT_QUEUED_OR_STALE = '(attribute_not_exists(#q) OR #q = :f OR attribute_not_exists(#qa) OR #qa < :stale)';
 const NOT_QUEUED = '(attribute_not_exists(#q) OR #q = :f)';
@@ -117,13 +127,12 @@ export class DynamoWorkLeases implements WorkLeases {
    */
   async release(key: ObjectKey, token: string, settlement: RunSettlement): Promise<{ rerun: boolean }> {
     if (settlement !== 'requeued' && (await this.deleteIfNothingOwed(key, token, settlement))) return { rerun: false };
-    const owed = { answered: 'REMOVE #lu, #lt, #aw SET #d = :f', requeued: 'REMOVE #lu, #lt SET #d = :f, #aw = :tok', failed: 'REMOVE #lu, #lt SET #d = :f' };
     try {
       const result = await this.client.send(
         new UpdateItemCommand({
           TableName: this.tableName,
           Key: itemKey(key),
-          UpdateExpression: owed[settlement],
+          UpdateExpression: RELEASE_UPDATES[settlement],
           ConditionExpression: '#lt = :tok',
           ExpressionAttributeNames: { '#lu': NAMES['#lu'], '#lt': NAMES['#lt'], '#d': NAMES['#d'], ...(settlement === 'failed' ? {} : AWAITS) },
           ExpressionAttributeValues: { ':tok': { S: token }, ':f': { BOOL: false } },
