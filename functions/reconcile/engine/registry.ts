@@ -1,4 +1,5 @@
 import { type GroupKind, groupKindString } from '../../../shared/contracts/object.js';
+import { withClusterPauseWatch } from './skeleton/pause.js';
 import type { AnyReconciler } from './skeleton/types.js';
 
 /**
@@ -12,11 +13,14 @@ export class ReconcilerRegistry {
     for (const definition of definitions) this.register(definition);
   }
 
-  /** Adds a reconciler; a second one for the same kind is a wiring mistake and throws. */
+  /**
+   * Adds a reconciler, with the watch that wakes it when its Cluster is paused or unpaused (ADR
+   * 0146); a second one for the same kind is a wiring mistake and throws.
+   */
   register(definition: AnyReconciler): void {
     const id = groupKindString(definition.kind);
     if (this.byKind.has(id)) throw new Error(`a reconciler for ${id} is already registered`);
-    this.byKind.set(id, definition);
+    this.byKind.set(id, withClusterPauseWatch(definition));
   }
 
   get(gk: GroupKind): AnyReconciler | undefined {

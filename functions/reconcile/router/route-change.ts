@@ -11,13 +11,14 @@ import {
 import type { ListQuery, ListResult, ObjectChange } from '../../../shared/ports/object-store.js';
 import type { ReconcileRequest } from '../../../shared/ports/work-queue.js';
 import type { ReconcilerRegistry } from '../engine/registry.js';
+import { CLUSTER_KIND } from '../engine/skeleton/pause.js';
 import type { AnyReconciler, ReferrerField, Watch } from '../engine/skeleton/types.js';
 import { ownChangeMatters } from './own-change-predicate.js';
 import { CROSS_NAMESPACE_REFERRER_FIELDS, NAMESPACE_REFERRER_FIELDS, referencedKey, refersTo } from './references.js';
 import { watchedFieldsChanged } from './watched-fields.js';
 
-/** The kind LABEL_CLUSTER_NAME names. */
-const CLUSTER_KIND: GroupKind = { group: 'cluster.x-k8s.io', kind: 'Cluster' };
+/** Where a Cluster names the parts it owns that carry no cluster-name label of their own. */
+const CLUSTER_MEMBER_REFERENCES: readonly ReferrerField[] = ['spec.infrastructureRef', 'spec.controlPlaneRef'];
 
 /** The store reads the router needs to map a change to the objects that watch it. */
 export interface ReferrerLookup {
@@ -69,6 +70,8 @@ async function resolveWatch(
       return versions.flatMap((o) => ownersOfKind(o, watcher.kind));
     case 'clusterLabel':
       return sameClusterKeys(versions, watcher.kind, lookup);
+    case 'clusterMembers':
+      return clusterMemberKeys(versions, watcher.kind, lookup);
     case 'referrer':
       return referrerKeys(versions, watcher.kind, watch.field, lookup);
     case 'reference':
@@ -147,6 +150,19 @@ async function sameCluster(
   const first = versions[0];
   if (!first) return [];
   return inClusters(first.metadata.namespace, clusterNamesOf(versions), kind, lookup);
+}
+
+/**
+ * The objects of `kind` that belong to the changed Cluster: those whose cluster-name label names
+ * it (Cluster API's ClusterToTypedObjectsMapper) and the ones it references as its
+ * infrastructure and control plane (ClusterToInfrastructureMapFunc, ClusterToKubeadmControlPlane).
+ */
+async function clusterMemberKeys(versions: readonly StoredObject[], kind: GroupKind, lookup: ReferrerLookup): Promise<ObjectKey[]> {
+  const cluster = versions[versions.length - 1];
+  if (!cluster || !sameGroupKind({ group: groupOf(cluster.apiVersion), kind: cluster.kind }, CLUSTER_KIND)) return [];
+  const referenced = CLUSTER_MEMBER_REFERENCES.flatMap((field) => referencedKey(cluster, field, kind) ?? []);
+  const labelled = await inClusters(cluster.metadata.namespace, new Set([cluster.metadata.name]), kind, lookup);
+  return [...referenced, ...labelled.map(keyOf)];
 }
 
 /**

@@ -1,7 +1,6 @@
-import { type Condition, conditionsOf, setCondition } from '../../../../shared/contracts/conditions.js';
+import { type Condition, type ConditionInput, conditionsOf, setCondition } from '../../../../shared/contracts/conditions.js';
 import { deepEqual } from '../../../../shared/contracts/json.js';
 import {
-  ANNOTATION_PAUSED,
   type ObjectKey,
   type StoredObject,
   hasFinalizer,
@@ -11,6 +10,7 @@ import {
 import { isConflict, isNotFound } from '../../../../shared/errors/index.js';
 import { timestamp } from '../../../../shared/ports/clock.js';
 import { generationSourceChanged } from '../../../../shared/store/generation.js';
+import { pausedCondition } from './pause.js';
 import type {
   Phase,
   PhaseResult,
@@ -21,13 +21,13 @@ import type {
 } from './types.js';
 
 const STATUS_WRITE_ATTEMPTS = 5;
-export const CONDITION_PAUSED = 'Paused';
 
 /**
  * The one skeleton every reconciler runs in (CAPI's Reconcile, generic over the scope):
- * fetch (gone ⇒ done) → ensure finalizer → pause → phases or delete phases → one write of the
- * status with observedGeneration (and of the metadata and spec the phases changed, if any),
- * re-reading on conflict → drop the finalizer once deletion is done.
+ * fetch (gone ⇒ done) → pause (the object's own, or its Cluster's: ADR 0146) → ensure finalizer
+ * → phases or delete phases → one write of the status with observedGeneration (and of the
+ * metadata and spec the phases changed, if any), re-reading on conflict → drop the finalizer
+ * once deletion is done.
  * Level-triggered: it reads the object afresh every run and trusts nothing from earlier runs.
  */
 export async function runReconcile<S extends Scope>(
@@ -40,18 +40,21 @@ export async function runReconcile<S extends Scope>(
   const logger = ctx.logger.child({ kind: key.kind, namespace: key.namespace, name: key.name });
   const scopedCtx: ReconcileContext = { ...ctx, logger };
 
+  // Pause before the finalizer, as Cluster API does: a paused object is left as it is, and an
+  // object whose finalizers `clusterctl move` took off before deleting it is not given one back.
+  const paused = await pausedCondition(ctx.store, definition.kind, fetched);
+  if (paused.status === 'True') {
+    await writePausedOnly(scopedCtx, fetched, paused);
+    return {};
+  }
+
   let object = fetched;
   if (!isDeleting(object) && definition.finalizer && !hasFinalizer(object, definition.finalizer)) {
     object = await ctx.store.update(withFinalizer(object, definition.finalizer));
   }
 
   const scope = await definition.createScope(scopedCtx, object);
-  if (isPaused(object)) {
-    scope.conditions.push({ type: CONDITION_PAUSED, status: 'True', reason: 'Paused', message: pausedMessage(object) });
-    await writeStatus(definition, scope);
-    return {};
-  }
-  scope.conditions.push({ type: CONDITION_PAUSED, status: 'False', reason: 'NotPaused' });
+  scope.conditions.push(paused);
 
   const deleting = isDeleting(object);
   const outcome = await runPhases(deleting ? definition.deletePhases : definition.phases, scope);
@@ -96,14 +99,6 @@ export function lowestNonZero(a: number | undefined, b: number | undefined): num
   return Math.min(a, b);
 }
 
-export function isPaused(object: StoredObject): boolean {
-  return object.spec?.paused === true || object.metadata.annotations?.[ANNOTATION_PAUSED] !== undefined;
-}
-
-function pausedMessage(object: StoredObject): string {
-  return object.spec?.paused === true ? 'spec.paused is true' : `annotation ${ANNOTATION_PAUSED} is set`;
-}
-
 function withFinalizer(object: StoredObject, finalizer: string): StoredObject {
   return { ...object, metadata: { ...object.metadata, finalizers: [...(object.metadata.finalizers ?? []), finalizer] } };
 }
@@ -142,6 +137,25 @@ async function writeWithOwnChanges(scope: Scope, desired: StoredObject, fields: 
       if (onlyStatusMoved) wanted = { ...wanted, metadata: { ...wanted.metadata, resourceVersion: fresh.metadata.resourceVersion } };
       return onlyStatusMoved;
     },
+  );
+}
+
+/**
+ * A paused object's one write: the Paused condition alone, every other status field and
+ * observedGeneration left as they are (Cluster API patches only its owned Paused condition), and
+ * nothing written when the condition already says so.
+ */
+async function writePausedOnly(ctx: ReconcileContext, object: StoredObject, paused: ConditionInput): Promise<void> {
+  const scope: Scope = { ctx, object, conditions: [] };
+  const now = timestamp(ctx.clock);
+  await writeRetryingOnConflict(
+    scope,
+    async (current) => {
+      const conditions = setCondition(conditionsOf(current.status), paused, now, current.metadata.generation);
+      const status = { ...current.status, conditions };
+      return deepEqual(status, current.status ?? {}) ? undefined : ctx.store.updateStatus({ ...current, status });
+    },
+    () => true,
   );
 }
 

@@ -59,6 +59,9 @@ export interface StatusUpdate {
  *   mappers go by owner once an object is adopted); only a version without such an owner is
  *   looked up, in its cluster or namespace, and the candidates filtered by `field`;
  * - `clusterLabel`: objects of this kind in the same cluster (cluster-name label);
+ * - `clusterMembers` (on a Cluster): objects of this kind that belong to the changed Cluster: by
+ *   the cluster-name label carrying its name (a Cluster created paused has never labelled
+ *   itself), and the objects its `infrastructureRef` and `controlPlaneRef` name;
  * - `reference`: the object of this kind the changed object names in `field` (Cluster API's
  *   MachineToInfrastructureMapFunc: Machine → its InfraMachine); read off the change, no store call.
  * `changes` (a predicate, as data) narrows a watch to modifications of the listed field paths:
@@ -99,6 +102,7 @@ export interface IgnoredValues {
 type WatchMapping =
   | { kind: GroupKind; by: 'owner' }
   | { kind: GroupKind; by: 'clusterLabel' }
+  | { kind: GroupKind; by: 'clusterMembers' }
   | { kind: GroupKind; by: 'referrer'; field: ReferrerField }
   | { kind: GroupKind; by: 'reference'; field: ReferrerField };
 

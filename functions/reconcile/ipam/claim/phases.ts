@@ -9,7 +9,7 @@ import { isAlreadyExists, isNotFound } from '../../../../shared/errors/index.js'
 import type { Ip } from '../../../../shared/ipam/ip.js';
 import { analysePool } from '../../../../shared/ipam/pool-spec.js';
 import { updateFresh } from '../../engine/references/update-fresh.js';
-import { isPaused } from '../../engine/skeleton/run-reconcile.js';
+import { isPaused } from '../../engine/skeleton/pause.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { isInClusterPoolRef, poolKey, poolRefOf } from '../pool-ref.js';
 import { reservationOfClaim, reservationsOfPool, reservedAddress, reserveLowestFree } from '../reservations.js';
@@ -49,7 +49,12 @@ export function servedPoolPhase(s: ClaimScope): PhaseResult | undefined {
   return undefined;
 }
 
-/** Skip while the claim's Cluster is paused (by `spec.clusterName`, else the cluster-name label). */
+/**
+ * Skip while the claim's Cluster is paused (by `spec.clusterName`, else the cluster-name label).
+ * The skeleton already pauses every object whose Cluster has `spec.paused` (ADR 0146); the
+ * in-cluster IPAM provider also skips for the Cluster's paused annotation. The Cluster comes from
+ * the reconcile's cache.
+ */
 export async function clusterPausedPhase(s: ClaimScope): Promise<PhaseResult | undefined> {
   const name = s.claim?.spec.clusterName ?? s.object.metadata.labels?.[LABEL_CLUSTER_NAME];
   if (!name) return undefined;

@@ -153,7 +153,7 @@ describe('KubeadmConfig reconciler', () => {
     expect(JSON.stringify((await store.get(configKey('m1')))?.status?.conditions)).toContain(reason);
   });
 
-  it('once its status names the data Secret, reads only itself and the Secret', async () => {
+  it('once its status names the data Secret, reads only itself, its Cluster (for a pause) and the Secret', async () => {
     const { store, ctx } = newEnv();
     await createCluster(store);
     await createMachineWithConfig(store, 'cp-a', { controlPlane: true });
@@ -162,7 +162,7 @@ describe('KubeadmConfig reconciler', () => {
     const get = vi.spyOn(store, 'get');
     const list = vi.spyOn(store, 'listByCluster');
     await runReconcile(kubeadmConfigReconciler, ctx, configKey('cp-a'));
-    expect(get.mock.calls.map(([key]: [ObjectKey]) => key.kind)).toEqual(['KubeadmConfig', 'Secret']);
+    expect(get.mock.calls.map(([key]: [ObjectKey]) => key.kind)).toEqual(['KubeadmConfig', 'Cluster', 'Secret']);
     expect(list).not.toHaveBeenCalled();
   });
 
