@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ControlPlane, startControlPlane } from '../../local/control-plane.js';
 import { conditionsOf, findCondition } from '../../shared/contracts/conditions.js';
+import { LABEL_DEPLOYMENT_NAME } from '../../shared/contracts/defaulting/labels.js';
 import { stringAt } from '../../shared/contracts/json.js';
 import { isDeleting, type KubeObject, LABEL_CLUSTER_NAME } from '../../shared/contracts/object.js';
 import { eventually } from '../support/eventually.js';
@@ -31,7 +32,6 @@ const CLUSTER = 'held';
 const KCP = controlPlaneName(CLUSTER);
 const MD = workerPoolName(CLUSTER);
 const CLUSTER_PAUSED = 'Cluster spec.paused is set to true';
-const LABEL_DEPLOYMENT = 'cluster.x-k8s.io/deployment-name';
 
 let plane: ControlPlane;
 let api: RestClient;
@@ -49,7 +49,7 @@ afterAll(async () => {
 });
 
 const paused = (object: KubeObject | undefined) => findCondition(conditionsOf(object?.status), 'Paused');
-const isWorker = (m: KubeObject) => m.metadata.labels?.[LABEL_DEPLOYMENT] === MD;
+const isWorker = (m: KubeObject) => m.metadata.labels?.[LABEL_DEPLOYMENT_NAME] === MD;
 const isRunning = (m: KubeObject) => m.status?.phase === 'Running' && !isDeleting(m);
 
 async function machines(): Promise<KubeObject[]> {
