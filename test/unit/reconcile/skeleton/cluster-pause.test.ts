@@ -119,4 +119,19 @@ describe('an object is paused with its Cluster (Cluster API util/paused)', () =>
     expect(ran).toEqual(['phases', 'delete phases']);
     expect(await ctx.store.get(widgetKey('w'))).toBeUndefined();
   });
+
+  it('gives no finalizer back to an object whose finalizers were taken off while paused (clusterctl move deletes the source so)', async () => {
+    const ctx = testContext();
+    const running = await ctx.store.create(clusterIn('running'));
+    await ctx.store.create(widgetNaming('spec.clusterName', undefined, false));
+    await runReconcile(widgetReconciler([]), ctx, widgetKey('w'));
+    await ctx.store.update({ ...running, spec: { ...running.spec, paused: true } });
+    const owned = await ctx.store.get(widgetKey('w'));
+    if (!owned) throw new Error('no Widget');
+    await ctx.store.update({ ...owned, metadata: { ...owned.metadata, finalizers: [] } });
+    await runReconcile(widgetReconciler([]), ctx, widgetKey('w'));
+    expect((await ctx.store.get(widgetKey('w')))?.metadata.finalizers ?? []).toEqual([]);
+    await ctx.store.delete(widgetKey('w'));
+    expect(await ctx.store.get(widgetKey('w'))).toBeUndefined();
+  });
 });
