@@ -159,7 +159,7 @@ async function sameCluster(
  */
 async function clusterMemberKeys(versions: readonly StoredObject[], kind: GroupKind, lookup: ReferrerLookup): Promise<ObjectKey[]> {
   const cluster = versions[versions.length - 1];
-  if (!cluster || !sameGroupKind({ group: groupOf(cluster.apiVersion), kind: cluster.kind }, CLUSTER_KIND)) return [];
+  if (!cluster) return [];
   const referenced = CLUSTER_MEMBER_REFERENCES.flatMap((field) => referencedKey(cluster, field, kind) ?? []);
   const labelled = await inClusters(cluster.metadata.namespace, new Set([cluster.metadata.name]), kind, lookup);
   return [...referenced, ...labelled.map(keyOf)];

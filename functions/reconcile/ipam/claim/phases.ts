@@ -3,13 +3,13 @@
  * `internal/controllers/ipaddressclaim.go`), with the allocation made race-free by reservations.
  */
 
-import { LABEL_CLUSTER_NAME, isDeleting, keyOf, type StoredObject } from '../../../../shared/contracts/object.js';
+import { isDeleting, keyOf, type StoredObject } from '../../../../shared/contracts/object.js';
 import { inClusterIPPoolSpecSchema } from '../../../../shared/contracts/schemas/ipam/in-cluster-ip-pool.js';
 import { isAlreadyExists, isNotFound } from '../../../../shared/errors/index.js';
 import type { Ip } from '../../../../shared/ipam/ip.js';
 import { analysePool } from '../../../../shared/ipam/pool-spec.js';
 import { updateFresh } from '../../engine/references/update-fresh.js';
-import { isPaused } from '../../engine/skeleton/pause.js';
+import { CLUSTER_KIND, isPaused, owningClusterName } from '../../engine/skeleton/pause.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { isInClusterPoolRef, poolKey, poolRefOf } from '../pool-ref.js';
 import { reservationOfClaim, reservationsOfPool, reservedAddress, reserveLowestFree } from '../reservations.js';
@@ -50,15 +50,14 @@ export function servedPoolPhase(s: ClaimScope): PhaseResult | undefined {
 }
 
 /**
- * Skip while the claim's Cluster is paused (by `spec.clusterName`, else the cluster-name label).
- * The skeleton already pauses every object whose Cluster has `spec.paused` (ADR 0146); the
- * in-cluster IPAM provider also skips for the Cluster's paused annotation. The Cluster comes from
- * the reconcile's cache.
+ * Skip while the claim's Cluster is paused. The skeleton already pauses every object whose
+ * Cluster has `spec.paused` (ADR 0146); the in-cluster IPAM provider also skips for the Cluster's
+ * paused annotation. The Cluster is the one the skeleton read, from the reconcile's cache.
  */
 export async function clusterPausedPhase(s: ClaimScope): Promise<PhaseResult | undefined> {
-  const name = s.claim?.spec.clusterName ?? s.object.metadata.labels?.[LABEL_CLUSTER_NAME];
+  const name = owningClusterName(s.object);
   if (!name) return undefined;
-  const cluster = await s.ctx.store.get({ group: 'cluster.x-k8s.io', kind: 'Cluster', namespace: s.object.metadata.namespace, name });
+  const cluster = await s.ctx.store.get({ ...CLUSTER_KIND, namespace: s.object.metadata.namespace, name });
   if (cluster && isPaused(cluster)) return notReady(s, REASON_POOL_NOT_READY, `Cluster ${name} is paused`);
   return undefined;
 }
