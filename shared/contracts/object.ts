@@ -154,5 +154,8 @@ export const ANNOTATION_OK_TO_DELETE = 'runtime.cluster.x-k8s.io/ok-to-delete';
 export const ANNOTATION_PREFIX_BEFORE_UPGRADE_HOOK = 'before-upgrade.hook.cluster.cluster.x-k8s.io';
 /** capless's upgrade gate extension: BeforeClusterUpgrade passes for the Kubernetes version this annotation names. */
 export const ANNOTATION_UPGRADE_GATE_APPROVED_VERSION = 'upgrade-gate.capless.dev/approved-version';
+/** On a MachineSet: its MachineDeployment's replicas, and those plus maxSurge, when it was last scaled (Cluster API writes them; capless reads them). */
+export const ANNOTATION_DESIRED_REPLICAS = 'machinedeployment.clusters.x-k8s.io/desired-replicas';
+export const ANNOTATION_MAX_REPLICAS = 'machinedeployment.clusters.x-k8s.io/max-replicas';
 /** `<namespace>/<name>` of a Secret whose `ca.crt` becomes an ExtensionConfig's caBundle. */
 export const ANNOTATION_INJECT_CA_FROM_SECRET = 'runtime.cluster.x-k8s.io/inject-ca-from-secret';

@@ -4,6 +4,8 @@
  * builds nothing and every part says why in its Paused condition, with no finalizer added;
  * unpausing builds it; pausing again marks every running part paused and holds a Machine's
  * deletion (its finalizer, its InMemoryMachine, no replacement) until the Cluster is unpaused.
+ * Then a MachineDeployment's own `spec.paused`, which Cluster API treats otherwise: its Machines
+ * still follow its replicas, and a new template waits for the unpause to roll out.
  */
 
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -139,4 +141,32 @@ describe('a paused Cluster pauses its parts, through the HTTP API', () => {
     expect(after.map((m) => m.metadata.name)).not.toContain(victim.metadata.name);
     expect(await api.get(INFRA_V1BETA2, 'InMemoryMachine', NS, stringAt(infra, 'metadata', 'name') ?? '')).toBeUndefined();
   }, 150_000);
+});
+
+describe("a MachineDeployment's own spec.paused stops rollouts, not scaling", () => {
+  const NEW_VERSION = 'v1.32.1';
+  const workers = async (): Promise<KubeObject[]> => (await machines()).filter((m) => isWorker(m) && !isDeleting(m));
+  const versionOf = (m: KubeObject) => stringAt(m, 'spec', 'version');
+
+  it('a paused MachineDeployment scales to 3 workers on its old template, and rolls out the new one once unpaused', async () => {
+    await running();
+    await api.mergePatch(CORE_V1BETA2, 'MachineDeployment', NS, MD, { spec: { paused: true, replicas: 3, template: { spec: { version: NEW_VERSION } } } });
+    const old = await eventually('3 workers Running on the old template', async (report) => {
+      const all = await workers();
+      report(all.map((m) => `${m.metadata.name}:${String(m.status?.phase)}:${String(versionOf(m))}`));
+      return all.length === 3 && all.every(isRunning) ? all : undefined;
+    }, { timeoutMs: 120_000 });
+    await plane.queue.idle();
+    expect(old.map(versionOf)).not.toContain(NEW_VERSION);
+    expect(await api.list(CORE_V1BETA2, 'MachineSet', NS, `${LABEL_DEPLOYMENT_NAME}=${MD}`)).toHaveLength(1);
+    expect(paused(await api.get(CORE_V1BETA2, 'MachineDeployment', NS, MD))?.status).toBe('False');
+
+    await api.mergePatch(CORE_V1BETA2, 'MachineDeployment', NS, MD, { spec: { paused: false } });
+    await eventually('3 workers Running on the new template, the old ones gone', async (report) => {
+      const all = await machines();
+      const pool = all.filter(isWorker);
+      report(pool.map((m) => `${m.metadata.name}:${String(m.status?.phase)}:${String(versionOf(m))}${isDeleting(m) ? ':deleting' : ''}`));
+      return pool.length === 3 && pool.every((m) => isRunning(m) && versionOf(m) === NEW_VERSION) ? pool : undefined;
+    }, { timeoutMs: 150_000 });
+  }, 300_000);
 });

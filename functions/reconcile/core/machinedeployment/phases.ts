@@ -1,10 +1,17 @@
-/** MachineDeployment phases: label → list its MachineSets and Machines → ensure the current MachineSet → roll out. */
+/** MachineDeployment phases: label → list its MachineSets and Machines → ensure the current MachineSet → roll out (paused: scale only). */
 
 import { listClusterMembers, MACHINE, MACHINE_SET } from '../../engine/references/cluster-members.js';
 import { clusterNameOf, ensureClusterNameLabel } from '../../engine/references/cluster-name-label.js';
 import { conditionsOf, isConditionTrue } from '../../../../shared/contracts/conditions.js';
 import { numberAt } from '../../../../shared/contracts/json.js';
-import { type StoredObject, isControlledBy, isDeleting, keyOf } from '../../../../shared/contracts/object.js';
+import {
+  ANNOTATION_DESIRED_REPLICAS,
+  ANNOTATION_MAX_REPLICAS,
+  type StoredObject,
+  isControlledBy,
+  isDeleting,
+  keyOf,
+} from '../../../../shared/contracts/object.js';
 import { isNotFound } from '../../../../shared/errors/index.js';
 import { deleteMembersThenWait } from '../../engine/references/delete-controlled.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
@@ -14,7 +21,8 @@ import {
   rolloutStrategyOf,
   templateHash,
 } from './machineset-factory.js';
-import { type MachineSetView, planRollout } from './rollout-plan.js';
+import { type PausedScaleInput, planPausedScale } from './paused-scale.js';
+import { type MachineSetView, type RolloutStrategy, planRollout } from './rollout-plan.js';
 import type { MachineDeploymentScope } from './scope.js';
 
 /** MachineSets and MachineDeployments carry their cluster's name label (the cluster index finds them by it). */
@@ -41,6 +49,26 @@ export function machineSetView(ms: StoredObject, hash: string, machines: readonl
     liveMachines: live.length,
     availableMachines: live.filter((m) => isConditionTrue(conditionsOf(m.status), 'Available')).length,
   };
+}
+
+/** A paused MachineDeployment's sets as Cluster API's `scale` sees them: those not being deleted, oldest first. */
+function pausedScaleInput(s: MachineDeploymentScope, replicas: number, strategy: RolloutStrategy): PausedScaleInput {
+  const sets = s.machineSets
+    .filter((ms) => !isDeleting(ms))
+    .map((ms) => ({
+      ...machineSetView(ms, s.hash, s.machines),
+      desiredReplicas: int32Annotation(ms, ANNOTATION_DESIRED_REPLICAS),
+      maxReplicas: int32Annotation(ms, ANNOTATION_MAX_REPLICAS),
+    }));
+  return { replicas, strategy, statusReplicas: numberAt(s.object, 'status', 'replicas') ?? 0, sets };
+}
+
+/** An annotation holding a 32-bit decimal integer (Cluster API's strconv.ParseInt(v, 10, 32)); anything else is absent. */
+function int32Annotation(object: StoredObject, key: string): number | undefined {
+  const value = object.metadata.annotations?.[key];
+  if (value === undefined || !/^[+-]?\d+$/.test(value)) return undefined;
+  const parsed = Number(value);
+  return parsed >= -(2 ** 31) && parsed < 2 ** 31 ? parsed : undefined;
 }
 
 function oldestFirst(a: StoredObject, b: StoredObject): number {
@@ -75,6 +103,10 @@ export async function rolloutPhase(s: MachineDeploymentScope): Promise<PhaseResu
   const replicas = numberAt(s.object, 'spec', 'replicas') ?? 1;
   const strategy = rolloutStrategyOf(s.object, replicas);
   s.machineSets.sort(oldestFirst);
+  if (s.object.spec?.paused === true) {
+    await applyPlan(s, planPausedScale(pausedScaleInput(s, replicas, strategy)), []);
+    return {};
+  }
   const views = s.machineSets.map((ms) => machineSetView(ms, s.hash, s.machines));
   const hasCurrent = views.some((v) => v.current);
   const placeholder: MachineSetView = { name: '', current: true, replicas: 0, liveMachines: 0, availableMachines: 0 };

@@ -17,8 +17,8 @@ export const CONDITION_PAUSED = 'Paused';
 export const CLUSTER_KIND: GroupKind = { group: CORE_GROUP, kind: 'Cluster' };
 
 /**
- * The object's own pause: `spec.paused` (a Cluster's; a MachineDeployment's too, see ADR 0146) or
- * the `cluster.x-k8s.io/paused` annotation.
+ * A Cluster's or pool's own pause, the IPAM provider's rule: `spec.paused` (a Cluster's) or the
+ * `cluster.x-k8s.io/paused` annotation.
  */
 export function isPaused(object: StoredObject): boolean {
   return ownSpecPaused(object) || object.metadata.annotations?.[ANNOTATION_PAUSED] !== undefined;
@@ -33,15 +33,16 @@ export function owningClusterName(object: StoredObject): string | undefined {
 
 /**
  * Cluster API's `paused.EnsurePausedCondition` decision (util/paused): an object is paused when
- * the Cluster it belongs to has `spec.paused` set or the object is paused itself, and the
- * condition says which, in Cluster API's words. The Cluster is read through the reconcile's
+ * the Cluster it belongs to (or, for a Cluster, itself) has `spec.paused` set or the object has
+ * the paused annotation, and the condition says which, in Cluster API's words. A
+ * MachineDeployment's own `spec.paused` is not a pause of its reconcile: it stops rollouts only
+ * (core/machinedeployment/paused-scale.ts). The Cluster is read through the reconcile's
  * store, so a reconciler that reads it later reads it from the reconcile's cache. A Cluster not
  * (or no longer) there pauses nothing.
  */
 export async function pausedCondition(store: ObjectStore, kind: GroupKind, object: StoredObject): Promise<ConditionInput> {
   const messages: string[] = [];
   if (await clusterPaused(store, kind, object)) messages.push('Cluster spec.paused is set to true');
-  else if (ownSpecPaused(object)) messages.push(`${object.kind} spec.paused is set to true`);
   if (object.metadata.annotations?.[ANNOTATION_PAUSED] !== undefined) messages.push(`${object.kind} has the ${ANNOTATION_PAUSED} annotation`);
   return messages.length > 0
     ? { type: CONDITION_PAUSED, status: 'True', reason: 'Paused', message: messages.join(', ') }

@@ -33,7 +33,7 @@ function clusterIn(state: Exclude<ClusterState, 'absent'>): KubeObject {
   return cluster;
 }
 
-function widgetNaming(naming: Naming, clusterUid: string | undefined, ownPause: boolean): KubeObject {
+function widgetNaming(naming: Naming, clusterUid: string | undefined, ownPause: boolean, ownSpecPaused = false): KubeObject {
   const base = widget('w');
   const metadata = {
     ...base.metadata,
@@ -41,11 +41,12 @@ function widgetNaming(naming: Naming, clusterUid: string | undefined, ownPause: 
     ...(naming === 'ownerReference' && clusterUid ? { ownerReferences: [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: 'c1', uid: clusterUid }] } : {}),
     ...(ownPause ? { annotations: { [ANNOTATION_PAUSED]: '' } } : {}),
   };
-  return { ...base, metadata, spec: { ...base.spec, ...(naming === 'spec.clusterName' ? { clusterName: 'c1' } : {}) } };
+  const spec = { ...base.spec, ...(naming === 'spec.clusterName' ? { clusterName: 'c1' } : {}), ...(ownSpecPaused ? { paused: true } : {}) };
+  return { ...base, metadata, spec };
 }
 
 describe('an object is paused with its Cluster (Cluster API util/paused)', () => {
-  it.each<{ name: string; cluster: ClusterState; naming: Naming; ownPause?: true; message?: string }>([
+  it.each<{ name: string; cluster: ClusterState; naming: Naming; ownPause?: true; ownSpecPaused?: true; message?: string }>([
     { name: 'Cluster spec.paused, named by spec.clusterName', cluster: 'spec.paused', naming: 'spec.clusterName', message: 'Cluster spec.paused is set to true' },
     { name: 'Cluster spec.paused, named by the cluster-name label', cluster: 'spec.paused', naming: 'label', message: 'Cluster spec.paused is set to true' },
     { name: 'Cluster spec.paused, named by an ownerReference', cluster: 'spec.paused', naming: 'ownerReference', message: 'Cluster spec.paused is set to true' },
@@ -62,10 +63,12 @@ describe('an object is paused with its Cluster (Cluster API util/paused)', () =>
     { name: 'not: the Cluster running', cluster: 'running', naming: 'label' },
     { name: 'not: the Cluster absent', cluster: 'absent', naming: 'spec.clusterName' },
     { name: 'not: the object names no Cluster', cluster: 'spec.paused', naming: 'nothing' },
-  ])('$name', async ({ cluster, naming, ownPause, message }) => {
+    // A MachineDeployment's spec.paused stops its rollouts, in its own phases; util/paused reads only the Cluster's.
+    { name: "not: the object's own spec.paused", cluster: 'running', naming: 'spec.clusterName', ownSpecPaused: true },
+  ])('$name', async ({ cluster, naming, ownPause, ownSpecPaused, message }) => {
     const ctx = testContext();
     const created = cluster === 'absent' ? undefined : await ctx.store.create(clusterIn(cluster));
-    const before = await ctx.store.create(widgetNaming(naming, created?.metadata.uid, ownPause === true));
+    const before = await ctx.store.create(widgetNaming(naming, created?.metadata.uid, ownPause === true, ownSpecPaused === true));
     const ran: string[] = [];
     await runReconcile(widgetReconciler(ran), ctx, widgetKey('w'));
     const after = await ctx.store.get(widgetKey('w'));
