@@ -1,8 +1,8 @@
 /**
  * A paused Cluster pauses its parts (ADR 0146), end to end through the embedded control plane's
  * HTTP API, as `clusterctl move` and users pause clusters: a cluster applied with `spec.paused`
- * builds nothing and every part says why in its Paused condition, with no finalizer added;
- * unpausing builds it; pausing again marks every running part paused and holds a Machine's
+ * builds nothing and every part says why in its Paused condition, with no finalizer added (an
+ * IPAM pool labelled with it for clusterctl move is not a part, ADR 0148); unpausing builds it; pausing again marks every running part paused and holds a Machine's
  * deletion (its finalizer, its InMemoryMachine, no replacement) until the Cluster is unpaused.
  * Then a MachineDeployment's own `spec.paused`, which Cluster API treats otherwise: its Machines
  * still follow its replicas, and a new template waits for the unpause to roll out.
@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ControlPlane, startControlPlane } from '../../local/control-plane.js';
 import { conditionsOf, findCondition } from '../../shared/contracts/conditions.js';
 import { LABEL_DEPLOYMENT_NAME } from '../../shared/contracts/defaulting/labels.js';
-import { stringAt } from '../../shared/contracts/json.js';
+import { stringAt, valueAt } from '../../shared/contracts/json.js';
 import { isDeleting, type KubeObject, LABEL_CLUSTER_NAME } from '../../shared/contracts/object.js';
 import { eventually } from '../support/eventually.js';
 import {
@@ -107,6 +107,20 @@ describe('a paused Cluster pauses its parts, through the HTTP API', () => {
     expect(await machines()).toEqual([]);
     expect(await api.list(CORE_V1BETA2, 'MachineSet', NS)).toEqual([]);
     expect(await api.list(BOOTSTRAP_V1BETA2, 'KubeadmConfig', NS)).toEqual([]);
+  }, 60_000);
+
+  it('an IPAM pool labelled with the paused Cluster (for clusterctl move) is not paused with it', async () => {
+    await api.mustCreate({
+      apiVersion: 'ipam.cluster.x-k8s.io/v1alpha2',
+      kind: 'InClusterIPPool',
+      metadata: { name: 'held-pool', namespace: NS, labels: { [LABEL_CLUSTER_NAME]: CLUSTER } },
+      spec: { addresses: ['10.30.0.10-10.30.0.12'], prefix: 24, gateway: '10.30.0.1' },
+    });
+    await plane.queue.idle();
+    const pool = await api.get('ipam.cluster.x-k8s.io/v1alpha2', 'InClusterIPPool', NS, 'held-pool');
+    expect(paused(pool)?.status).toBe('False');
+    expect(valueAt(pool, 'status', 'ipAddresses', 'total')).toBe(3);
+    expect(pool?.metadata.finalizers?.length).toBe(1);
   }, 60_000);
 
   it('unpausing the Cluster builds it, and its parts say they are no longer paused', async () => {

@@ -10,7 +10,10 @@ import {
 } from '../../../../shared/contracts/object.js';
 import { CORE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
 import type { ObjectStore } from '../../../../shared/ports/object-store.js';
-import type { AnyReconciler, Watch } from './types.js';
+import type { AnyReconciler, ReconcilerDefinition, Watch } from './types.js';
+
+/** What of a reconciler decides how its objects pause. */
+export type PauseRule = Pick<ReconcilerDefinition<never>, 'kind' | 'pausesWithCluster'>;
 
 export const CONDITION_PAUSED = 'Paused';
 /** The kind the cluster-name label names. */
@@ -40,9 +43,9 @@ export function owningClusterName(object: StoredObject): string | undefined {
  * store, so a reconciler that reads it later reads it from the reconcile's cache. A Cluster not
  * (or no longer) there pauses nothing.
  */
-export async function pausedCondition(store: ObjectStore, kind: GroupKind, object: StoredObject): Promise<ConditionInput> {
+export async function pausedCondition(store: ObjectStore, reconciler: PauseRule, object: StoredObject): Promise<ConditionInput> {
   const messages: string[] = [];
-  if (await clusterPaused(store, kind, object)) messages.push('Cluster spec.paused is set to true');
+  if (reconciler.pausesWithCluster !== false && (await clusterPaused(store, reconciler.kind, object))) messages.push('Cluster spec.paused is set to true');
   if (object.metadata.annotations?.[ANNOTATION_PAUSED] !== undefined) messages.push(`${object.kind} has the ${ANNOTATION_PAUSED} annotation`);
   return messages.length > 0
     ? { type: CONDITION_PAUSED, status: 'True', reason: 'Paused', message: messages.join(', ') }
@@ -68,8 +71,8 @@ function ownSpecPaused(object: StoredObject): boolean {
  */
 export const CLUSTER_PAUSE_WATCH: Watch = { kind: CLUSTER_KIND, by: 'clusterMembers', on: ['MODIFY'], changes: ['spec.paused'] };
 
-/** The reconciler with CLUSTER_PAUSE_WATCH added: every kind but the Cluster itself follows its Cluster's pause. */
+/** The reconciler with CLUSTER_PAUSE_WATCH added: every kind but the Cluster itself (and one that does not pause with it) follows its Cluster's pause. */
 export function withClusterPauseWatch(reconciler: AnyReconciler): AnyReconciler {
-  if (sameGroupKind(reconciler.kind, CLUSTER_KIND)) return reconciler;
+  if (sameGroupKind(reconciler.kind, CLUSTER_KIND) || reconciler.pausesWithCluster === false) return reconciler;
   return { ...reconciler, watches: [...reconciler.watches, CLUSTER_PAUSE_WATCH] };
 }

@@ -42,7 +42,7 @@ export async function runReconcile<S extends Scope>(
 
   // Pause before the finalizer, as Cluster API does: a paused object is left as it is, and an
   // object whose finalizers `clusterctl move` took off before deleting it is not given one back.
-  const paused = await pausedCondition(ctx.store, definition.kind, fetched);
+  const paused = await pausedCondition(ctx.store, definition, fetched);
   if (paused.status === 'True') {
     await writePausedOnly(scopedCtx, fetched, paused);
     return {};

@@ -142,6 +142,13 @@ export interface ReconcilerDefinition<S extends Scope> {
   deletePhases: readonly Phase<S>[];
   /** Pure: the status to write, from what the phases found. */
   computeStatus(scope: S): StatusUpdate;
+  /**
+   * `false` for a kind that is not paused with the Cluster it is labelled with, only by its own
+   * paused annotation: the in-cluster IPAM provider's pools carry a cluster's name for
+   * `clusterctl move` alone, and its pool controller reads no Cluster (ADR 0148). Default: paused
+   * with its Cluster, as Cluster API's util/paused does, and woken by its pause and unpause.
+   */
+  pausesWithCluster?: false;
   /** Cloud events routed to this kind's queue (EventBridge), mapped to the objects to reconcile. */
   cloudEvents?: (ctx: ReconcileContext, event: CloudEvent) => Promise<ObjectKey[]>;
 }

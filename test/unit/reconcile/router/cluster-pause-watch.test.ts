@@ -37,8 +37,10 @@ const PARTS: KubeObject[] = [
   member('controlplane.cluster.x-k8s.io/v1beta2', 'KubeadmControlPlane', 'cp1', undefined),
   member(INFRA, 'InMemoryCluster', 'c1', undefined),
   member(CORE, 'Machine', 'other', 'c2'),
+  // Labelled for clusterctl move, not paused with the Cluster.
+  member('ipam.cluster.x-k8s.io/v1alpha2', 'InClusterIPPool', 'pool', 'c1'),
 ];
-const C1_PARTS = PARTS.filter((p) => p.metadata.name !== 'other').map((p) => `${p.kind}/${p.metadata.name}`);
+const C1_PARTS = PARTS.filter((p) => p.metadata.name !== 'other' && p.kind !== 'InClusterIPPool').map((p) => `${p.kind}/${p.metadata.name}`);
 
 function cluster(spec: Record<string, unknown>, status: Record<string, unknown> = {}): StoredObject {
   return {
@@ -64,10 +66,11 @@ beforeAll(async () => {
 });
 
 describe("a Cluster's pause wakes its parts", () => {
-  it('is derived for every kind but the Cluster', () => {
+  it('is derived for every kind but the Cluster and the IPAM pools (ADR 0148)', () => {
+    const notPausedWithCluster = ['Cluster', 'InClusterIPPool', 'GlobalInClusterIPPool'];
     for (const reconciler of registry.all()) {
       const has = reconciler.watches.includes(CLUSTER_PAUSE_WATCH);
-      expect({ kind: reconciler.kind.kind, has }).toEqual({ kind: reconciler.kind.kind, has: reconciler.kind.kind !== 'Cluster' });
+      expect({ kind: reconciler.kind.kind, has }).toEqual({ kind: reconciler.kind.kind, has: !notPausedWithCluster.includes(reconciler.kind.kind) });
     }
   });
 

@@ -11,9 +11,10 @@ const FINALIZER = 'widget.test.capless.io';
 const CLUSTER_KEY: ObjectKey = { group: 'cluster.x-k8s.io', kind: 'Cluster', namespace: 'default', name: 'c1' };
 
 /** A kind with a finalizer, whose phases record that they ran and whose status has a field of its own. */
-function widgetReconciler(ran: string[]): AnyReconciler {
+function widgetReconciler(ran: string[], pausesWithCluster?: false): AnyReconciler {
   return {
     kind: WIDGET,
+    ...(pausesWithCluster === false ? { pausesWithCluster } : {}),
     finalizer: FINALIZER,
     watches: [],
     createScope: (ctx, object): Scope => ({ ctx, object, conditions: [] }),
@@ -46,7 +47,7 @@ function widgetNaming(naming: Naming, clusterUid: string | undefined, ownPause: 
 }
 
 describe('an object is paused with its Cluster (Cluster API util/paused)', () => {
-  it.each<{ name: string; cluster: ClusterState; naming: Naming; ownPause?: true; ownSpecPaused?: true; message?: string }>([
+  it.each<{ name: string; cluster: ClusterState; naming: Naming; ownPause?: true; ownSpecPaused?: true; pausesWithCluster?: false; message?: string }>([
     { name: 'Cluster spec.paused, named by spec.clusterName', cluster: 'spec.paused', naming: 'spec.clusterName', message: 'Cluster spec.paused is set to true' },
     { name: 'Cluster spec.paused, named by the cluster-name label', cluster: 'spec.paused', naming: 'label', message: 'Cluster spec.paused is set to true' },
     { name: 'Cluster spec.paused, named by an ownerReference', cluster: 'spec.paused', naming: 'ownerReference', message: 'Cluster spec.paused is set to true' },
@@ -65,12 +66,22 @@ describe('an object is paused with its Cluster (Cluster API util/paused)', () =>
     { name: 'not: the object names no Cluster', cluster: 'spec.paused', naming: 'nothing' },
     // A MachineDeployment's spec.paused stops its rollouts, in its own phases; util/paused reads only the Cluster's.
     { name: "not: the object's own spec.paused", cluster: 'running', naming: 'spec.clusterName', ownSpecPaused: true },
-  ])('$name', async ({ cluster, naming, ownPause, ownSpecPaused, message }) => {
+    // An IPAM pool carries the cluster-name label for clusterctl move alone (ADR 0148).
+    { name: 'not: a kind that does not pause with its Cluster', cluster: 'spec.paused', naming: 'label', pausesWithCluster: false },
+    {
+      name: 'a kind that does not pause with its Cluster, by its own annotation',
+      cluster: 'spec.paused',
+      naming: 'label',
+      ownPause: true,
+      pausesWithCluster: false,
+      message: 'Widget has the cluster.x-k8s.io/paused annotation',
+    },
+  ])('$name', async ({ cluster, naming, ownPause, ownSpecPaused, pausesWithCluster, message }) => {
     const ctx = testContext();
     const created = cluster === 'absent' ? undefined : await ctx.store.create(clusterIn(cluster));
     const before = await ctx.store.create(widgetNaming(naming, created?.metadata.uid, ownPause === true, ownSpecPaused === true));
     const ran: string[] = [];
-    await runReconcile(widgetReconciler(ran), ctx, widgetKey('w'));
+    await runReconcile(widgetReconciler(ran, pausesWithCluster), ctx, widgetKey('w'));
     const after = await ctx.store.get(widgetKey('w'));
     const paused = findCondition(conditionsOf(after?.status), 'Paused');
     if (message) {
