@@ -34,10 +34,11 @@ const storedObjectSchema = z.custom<StoredObject>(
 
 /** uid → resourceVersion (ReadVersions); a Map survives postMessage's structured clone. */
 const readSchema = z.map(z.string(), z.string()).optional();
+const goneSchema = z.literal(true).optional();
 
 const outcomeSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('done'), read: readSchema }),
-  z.object({ type: z.literal('requeue'), afterSeconds: z.number().min(0), read: readSchema }),
+  z.object({ type: z.literal('done'), read: readSchema, gone: goneSchema }),
+  z.object({ type: z.literal('requeue'), afterSeconds: z.number().min(0), read: readSchema, gone: goneSchema }),
   z.object({ type: z.literal('retry'), afterSeconds: z.number().min(0), error: z.string() }),
   z.object({ type: z.literal('deadLetter'), error: z.string() }),
   z.object({ type: z.literal('terminal'), reason: z.string(), error: z.string() }),

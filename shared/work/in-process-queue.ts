@@ -42,8 +42,10 @@ interface Pending {
   request: ReconcileRequest;
   /** epoch ms of the first enqueue this pending entry absorbed */
   since: number;
-  /** The versions whose changes asked for it; undefined once any enqueue without a cause did. */
-  causes: ObjectVersion[] | undefined;
+  /** The versions whose changes asked for it. */
+  causes: ObjectVersion[];
+  /** Some enqueue without a cause asked for it too: a removal's, a resync's, a reconciler's own. */
+  uncaused: boolean;
 }
 
 interface Waiting {
@@ -58,7 +60,8 @@ interface Waiting {
  * client-go's workqueue in one process: a FIFO of object keys with a dirty set (pending) and a
  * processing set. An object is never processed twice at once; enqueues while it is pending
  * coalesce; enqueues while it runs mark it dirty, so it runs at most once more afterwards (not
- * at all when every change that marked it made a version the run had read: ADR 0137).
+ * at all when every change that marked it made a version the run had read, ADR 0137, or the
+ * run ended with its object gone and nothing marked it that the run had not seen, ADR 0149).
  * Delayed requests wait in timers (any length); failures back off as processRequest decides.
  */
 export class InProcessWorkQueue implements WorkQueue {
@@ -163,11 +166,11 @@ export class InProcessWorkQueue implements WorkQueue {
     const pending = this.pending.get(id);
     if (pending) {
       this.counters.coalesced++;
-      if (cause && pending.causes) pending.causes.push(cause);
-      else pending.causes = undefined;
+      if (cause) pending.causes.push(cause);
+      else pending.uncaused = true;
       return;
     }
-    this.pending.set(id, { request, since: this.clock.now().getTime(), causes: cause ? [cause] : undefined });
+    this.pending.set(id, { request, since: this.clock.now().getTime(), causes: cause ? [cause] : [], uncaused: !cause });
     if (!this.processing.has(id)) this.ready.push(request, id);
     this.pump();
   }
@@ -250,13 +253,17 @@ export class InProcessWorkQueue implements WorkQueue {
 
   /**
    * A rerun asked for only by changes whose versions the reconcile that just finished had read is
-   * dropped: it would read the same and decide the same (ADR 0137).
+   * dropped: it would read the same and decide the same (ADR 0137). So is one asked for without a
+   * cause (a removal's, a resync's) when that reconcile ended with its object gone: the rerun
+   * would find nothing either. An object made again under the same key meanwhile is a change
+   * with a cause the run cannot have read (its new uid), so it still runs (ADR 0149).
    */
   private dropWakesAlreadyRead(id: string, outcome: RequestOutcome): void {
-    const read = outcome.type === 'done' || outcome.type === 'requeue' ? outcome.read : undefined;
-    if (!read) return;
+    const answered = outcome.type === 'done' || outcome.type === 'requeue' ? outcome : undefined;
+    if (!answered?.read) return;
+    const { read, gone } = answered;
     const pending = this.pending.get(id);
-    if (pending?.causes?.every((cause) => hasRead(read, cause))) {
+    if (pending && (!pending.uncaused || gone) && pending.causes.every((cause) => hasRead(read, cause))) {
       this.pending.delete(id);
       this.counters.alreadyRead++;
     }

@@ -3,10 +3,14 @@ import type { ReadVersions } from './read-versions.js';
 
 /** What the queue must do after one try of a request. Decided once, in processRequest. */
 export type RequestOutcome =
-  /** Reconciled; nothing more unless something changes. `read`: what it read (ReadVersions). */
-  | { type: 'done'; read?: ReadVersions }
+  /**
+   * Reconciled; nothing more unless something changes. `read`: what it read (ReadVersions);
+   * `gone`: the object was not in the store when the run ended (never found, or its last
+   * finalizer removed).
+   */
+  | { type: 'done'; read?: ReadVersions; gone?: true }
   /** Reconciled; run again after this delay (any length). */
-  | { type: 'requeue'; afterSeconds: number; read?: ReadVersions }
+  | { type: 'requeue'; afterSeconds: number; read?: ReadVersions; gone?: true }
   /** Failed; try again after this backoff. */
   | { type: 'retry'; afterSeconds: number; error: string }
   /** Failed for the last allowed time; the object carries the failure condition. */

@@ -48,7 +48,8 @@ export async function processRequest(
     if (seen) await clearReconcileFailure(ctx, seen);
     const after = result.requeueAfterSeconds;
     const read = cache.readVersions();
-    return after !== undefined && after > 0 ? { type: 'requeue', afterSeconds: after, read } : { type: 'done', read };
+    const gone = result.gone ? { gone: true as const } : {};
+    return after !== undefined && after > 0 ? { type: 'requeue', afterSeconds: after, read, ...gone } : { type: 'done', read, ...gone };
   } catch (error) {
     return failed(request, failures + 1, error, { ...deps, policy });
   }

@@ -5,9 +5,10 @@ import { silentLogger } from '../../../shared/ports/logger.js';
 import { MemoryObjectStore } from '../../../shared/store/memory-store.js';
 import { InProcessWorkQueue } from '../../../shared/work/in-process-queue.js';
 import type { RequestOutcome } from '../../../shared/work/request-outcome.js';
+import type { ObjectVersion } from '../../../shared/ports/work-queue.js';
 import { describeWorkQueueConformance } from '../../conformance/work-queue.conformance.js';
 import { ManualTime } from '../../support/manual-time.js';
-import { widgetKey } from '../../support/probe-reconciler.js';
+import { gate, widgetKey } from '../../support/probe-reconciler.js';
 
 describe.each([
   { name: 'InProcessWorkQueue', slots: {} },
@@ -220,6 +221,40 @@ describe('Class: InProcessWorkQueue', () => {
     }
     await queue.idle();
     expect(started).toHaveLength(7);
+  });
+});
+
+describe('a run that ends with its object gone (ADR 0149)', () => {
+  const READ: ObjectVersion = { uid: 'child-uid', resourceVersion: '7' };
+  const UNREAD: ObjectVersion = { uid: 'made-again-uid', resourceVersion: '1' };
+
+  it.each<{ name: string; gone: boolean; during: readonly (ObjectVersion | 'uncaused')[]; runs: number }>([
+    { name: 'drops a wake without a cause (a removal’s, a resync’s)', gone: true, during: ['uncaused'], runs: 1 },
+    { name: 'drops it with a change whose version the run read', gone: true, during: ['uncaused', READ], runs: 1 },
+    { name: 'runs again for a wake without a cause when the object is still there', gone: false, during: ['uncaused'], runs: 2 },
+    { name: 'runs again for a change the run did not read: the object made again under its key', gone: true, during: ['uncaused', UNREAD], runs: 2 },
+    { name: 'runs again for that change alone', gone: true, during: [UNREAD], runs: 2 },
+  ])('$name', async ({ gone, during, runs }) => {
+    const entered = gate();
+    const release = gate();
+    let run = 0;
+    const queue = new InProcessWorkQueue({
+      handler: async (): Promise<RequestOutcome> => {
+        run++;
+        if (run === 1) {
+          entered.open();
+          await release.promise;
+        }
+        return { type: 'done', read: new Map([[READ.uid, READ.resourceVersion]]), ...(gone ? { gone: true as const } : {}) };
+      },
+    });
+    await queue.enqueue(widgetKey('a'));
+    queue.start();
+    await entered.promise;
+    for (const wake of during) await queue.enqueueMany([widgetKey('a')], wake === 'uncaused' ? {} : { cause: wake });
+    release.open();
+    await queue.idle();
+    expect(run).toBe(runs);
   });
 });
 

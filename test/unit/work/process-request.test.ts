@@ -54,9 +54,26 @@ describe('Function: processRequest', () => {
     expect(found ? `${found.status}/${found.reason}` : undefined).toBe(condition);
   });
 
-  it('is done for an object that does not exist, without running the reconciler', async () => {
-    expect(await run(0, 'ghost')).toEqual({ type: 'done', read: new Map() });
+  it('is done for an object that does not exist, without running the reconciler, and says it is gone', async () => {
+    expect(await run(0, 'ghost')).toEqual({ type: 'done', read: new Map(), gone: true });
     expect(probe.runs('ghost')).toBe(0);
+  });
+
+  it.each<[string, string[], boolean]>([
+    ['its finalizer was the last: the object went with it', ['test.capless.io/f'], true],
+    ['another finalizer keeps it', ['test.capless.io/f', 'someone.else/keep'], false],
+  ])('says a deletion that removed its finalizer left the object gone when %s (ADR 0149)', async (_title, finalizers, gone) => {
+    const b = await store.create({ ...widget('b'), metadata: { ...widget('b').metadata, finalizers } });
+    await store.delete(widgetKey('b'));
+    expect((await store.get(widgetKey('b')))?.metadata.uid).toBe(b.metadata.uid);
+    const outcome = await processRequest(widgetKey('b'), 0, {
+      registry: new ReconcilerRegistry([{ ...probe.reconciler(), finalizer: 'test.capless.io/f' }]),
+      context: () => context,
+      policy,
+    });
+    expect(outcome.type).toBe('done');
+    expect(outcome.type === 'done' && outcome.gone === true).toBe(gone);
+    expect((await store.get(widgetKey('b'))) === undefined).toBe(gone);
   });
 
   it('flips the condition to True on the next success, and leaves it alone after', async () => {

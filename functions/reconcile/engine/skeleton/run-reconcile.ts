@@ -36,7 +36,7 @@ export async function runReconcile<S extends Scope>(
   key: ObjectKey,
 ): Promise<ReconcileResult> {
   const fetched = await ctx.store.get(key);
-  if (!fetched) return {};
+  if (!fetched) return { gone: true };
   const logger = ctx.logger.child({ kind: key.kind, namespace: key.namespace, name: key.name });
   const scopedCtx: ReconcileContext = { ...ctx, logger };
 
@@ -62,10 +62,9 @@ export async function runReconcile<S extends Scope>(
     // Finalizer first: when it is the last one the object goes with it, and a status written
     // just before would be read by no one. Another finalizer keeps the object: then the status.
     const remaining = await removeFinalizer(ctx, scope.object, definition.finalizer);
-    if (remaining) {
-      scope.object = remaining;
-      await writeStatus(definition, scope, 'status only');
-    }
+    if (!remaining) return { gone: true };
+    scope.object = remaining;
+    await writeStatus(definition, scope, 'status only');
     return {};
   }
   await writeStatus(definition, scope);

@@ -19,6 +19,8 @@ export interface ReconcileContext {
 export interface ReconcileResult {
   /** Run again after this many seconds even if nothing changes. */
   requeueAfterSeconds?: number;
+  /** The object was not in the store when the run ended: never found, or its last finalizer removed. */
+  gone?: true;
 }
 
 /** What a phase returns: nothing (go on), a requeue, or stop (skip the later phases). */
