@@ -143,6 +143,8 @@ export const CLUSTER_SECRET_TYPE = 'cluster.x-k8s.io/secret';
 /** Secret type of a Kubernetes bootstrap token. */
 export const BOOTSTRAP_TOKEN_SECRET_TYPE = 'bootstrap.kubernetes.io/token';
 export const ANNOTATION_PAUSED = 'cluster.x-k8s.io/paused';
+/** On an InfraCluster: an external system manages its infrastructure, and its provider leaves it alone (Cluster API's ManagedByAnnotation). */
+export const ANNOTATION_MANAGED_BY = 'cluster.x-k8s.io/managed-by';
 /** On an object cloned from a template: the template's name and `Kind.group` (Cluster API's clone annotations). */
 export const ANNOTATION_CLONED_FROM_NAME = 'cluster.x-k8s.io/cloned-from-name';
 export const ANNOTATION_CLONED_FROM_GROUPKIND = 'cluster.x-k8s.io/cloned-from-groupkind';

@@ -82,6 +82,11 @@ export class RestClient {
     }
   }
 
+  /** JSON merge patch of the status subresource, as a controller writes status. */
+  mergePatchStatus(apiVersion: string, kind: string, namespace: string, name: string, patch: unknown): Promise<KubeObject> {
+    return this.mergePatch(apiVersion, kind, namespace, `${name}/status`, patch);
+  }
+
   /** JSON merge patch once, whatever the answer (for requests that must be refused). */
   tryMergePatch(apiVersion: string, kind: string, namespace: string, name: string, patch: unknown): Promise<RestResponse> {
     return this.call('PATCH', `${collectionPath(apiVersion, kind, namespace)}/${name}`, patch, 'application/merge-patch+json');

@@ -9,6 +9,7 @@ import { sameGroupKind } from '../../../../shared/contracts/object.js';
 import type { ProviderKindContract, ProviderType } from '../../../../shared/contracts/provider-contract.js';
 import type { ProviderLookup } from '../../../../shared/contracts/providers/provider-lookup.js';
 import type { AnyReconciler } from '../skeleton/types.js';
+import { withContractRules } from './contract-rules.js';
 import { withContractWatches } from './contract-watches.js';
 
 export interface ProviderRegistration {
@@ -72,13 +73,16 @@ export class ProviderRegistry implements ProviderLookup {
 
   reconcilerFor(group: string, kind: string): AnyReconciler | undefined {
     const reconciler = this.reconcilersByKind.get(gk(group, kind));
-    return reconciler && withContractWatches(reconciler, [...this.contractsByKind.values()]);
+    return reconciler && withContract(reconciler, [...this.contractsByKind.values()]);
   }
 
-  /** Every reconciler; core ones watch every registered provider kind of the roles they follow. */
+  /**
+   * Every reconciler; core ones watch every registered provider kind of the roles they follow,
+   * and a provider kind's follows the rule of its role.
+   */
   reconcilers(): AnyReconciler[] {
     const contracts = [...this.contractsByKind.values()];
-    return [...this.reconcilersByKind.values()].map((r) => withContractWatches(r, contracts));
+    return [...this.reconcilersByKind.values()].map((r) => withContract(r, contracts));
   }
 
   kinds(): KindInfo[] {
@@ -88,4 +92,8 @@ export class ProviderRegistry implements ProviderLookup {
   providers(): readonly ProviderRegistration[] {
     return this.registrations;
   }
+}
+
+function withContract(reconciler: AnyReconciler, contracts: readonly ProviderKindContract[]): AnyReconciler {
+  return withContractRules(withContractWatches(reconciler, contracts), contracts);
 }

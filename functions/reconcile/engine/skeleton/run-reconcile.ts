@@ -1,6 +1,7 @@
 import { type Condition, type ConditionInput, conditionsOf, setCondition } from '../../../../shared/contracts/conditions.js';
 import { deepEqual } from '../../../../shared/contracts/json.js';
 import {
+  ANNOTATION_MANAGED_BY,
   type ObjectKey,
   type StoredObject,
   hasFinalizer,
@@ -37,6 +38,8 @@ export async function runReconcile<S extends Scope>(
 ): Promise<ReconcileResult> {
   const fetched = await ctx.store.get(key);
   if (!fetched) return { gone: true };
+  // Cluster API's ResourceIsNotExternallyManaged predicate: no event of such an object reaches its reconciler.
+  if (definition.skipsExternallyManaged && fetched.metadata.annotations?.[ANNOTATION_MANAGED_BY] !== undefined) return {};
   const logger = ctx.logger.child({ kind: key.kind, namespace: key.namespace, name: key.name });
   const scopedCtx: ReconcileContext = { ...ctx, logger };
 

@@ -149,8 +149,15 @@ export interface ReconcilerDefinition<S extends Scope> {
    * paused annotation: the in-cluster IPAM provider's pools carry a cluster's name for
    * `clusterctl move` alone, and its pool controller reads no Cluster (ADR 0148). Default: paused
    * with its Cluster, as Cluster API's util/paused does, and woken by its pause and unpause.
+   * Provider kinds get it from their contract role (providers/contract-rules.ts).
    */
   pausesWithCluster?: false;
+  /**
+   * An object with the `cluster.x-k8s.io/managed-by` annotation is an external system's: its
+   * reconcile reads it and changes nothing, deletion included (an InfraCluster's contract, ADR
+   * 0150). Provider kinds get it from their contract role (providers/contract-rules.ts).
+   */
+  skipsExternallyManaged?: true;
   /** Cloud events routed to this kind's queue (EventBridge), mapped to the objects to reconcile. */
   cloudEvents?: (ctx: ReconcileContext, event: CloudEvent) => Promise<ObjectKey[]>;
 }

@@ -64,8 +64,6 @@ function poolReconciler(kind: GroupKind): ReconcilerDefinition<PoolScope> {
   return {
     kind,
     finalizer: FINALIZER_PROTECT_POOL,
-    // Labelled with a cluster's name for `clusterctl move` only (ipam.md): not a part that pauses with it.
-    pausesWithCluster: false,
     watches: [{ kind: RESERVATION_KIND, by: 'reference', field: 'spec.poolRef' }],
     createScope: (ctx: ReconcileContext, object: StoredObject) => ({ ctx, object, conditions: [], reservations: [] }),
     phases: [countPhase, wakeWaitingClaimsPhase],
