@@ -2,7 +2,7 @@ import { keyString } from '../contracts/object.js';
 import { type Clock, systemClock } from '../ports/clock.js';
 import { type Logger, silentLogger } from '../ports/logger.js';
 import type { CausedEnqueueOptions, EnqueueOptions, ObjectVersion, ReconcileRequest, WorkQueue } from '../ports/work-queue.js';
-import { hasRead } from './read-versions.js';
+import { PendingWakes } from './pending-wakes.js';
 import type { RequestHandler, RequestOutcome } from './request-outcome.js';
 import { schedulePeriodicRun } from './periodic-run.js';
 import { systemTimers, type Timers } from './timers.js';
@@ -42,10 +42,7 @@ interface Pending {
   request: ReconcileRequest;
   /** epoch ms of the first enqueue this pending entry absorbed */
   since: number;
-  /** The versions whose changes asked for it. */
-  causes: ObjectVersion[];
-  /** Some enqueue without a cause asked for it too: a removal's, a resync's, a reconciler's own. */
-  uncaused: boolean;
+  wakes: PendingWakes;
 }
 
 interface Waiting {
@@ -166,11 +163,10 @@ export class InProcessWorkQueue implements WorkQueue {
     const pending = this.pending.get(id);
     if (pending) {
       this.counters.coalesced++;
-      if (cause) pending.causes.push(cause);
-      else pending.uncaused = true;
+      pending.wakes.add(cause);
       return;
     }
-    this.pending.set(id, { request, since: this.clock.now().getTime(), causes: cause ? [cause] : [], uncaused: !cause });
+    this.pending.set(id, { request, since: this.clock.now().getTime(), wakes: new PendingWakes(cause) });
     if (!this.processing.has(id)) this.ready.push(request, id);
     this.pump();
   }
@@ -251,19 +247,10 @@ export class InProcessWorkQueue implements WorkQueue {
     this.waiting.delete(id);
   }
 
-  /**
-   * A rerun asked for only by changes whose versions the reconcile that just finished had read is
-   * dropped: it would read the same and decide the same (ADR 0137). So is one asked for without a
-   * cause (a removal's, a resync's) when that reconcile ended with its object gone: the rerun
-   * would find nothing either. An object made again under the same key meanwhile is a change
-   * with a cause the run cannot have read (its new uid), so it still runs (ADR 0149).
-   */
+  /** A rerun whose every wake the reconcile that just finished answered is dropped (PendingWakes, ADR 0137, 0149). */
   private dropWakesAlreadyRead(id: string, outcome: RequestOutcome): void {
-    const answered = outcome.type === 'done' || outcome.type === 'requeue' ? outcome : undefined;
-    if (!answered?.read) return;
-    const { read, gone } = answered;
-    const pending = this.pending.get(id);
-    if (pending && (!pending.uncaused || gone) && pending.causes.every((cause) => hasRead(read, cause))) {
+    if ((outcome.type !== 'done' && outcome.type !== 'requeue') || !outcome.read) return;
+    if (this.pending.get(id)?.wakes.answeredBy(outcome.read, outcome.gone === true)) {
       this.pending.delete(id);
       this.counters.alreadyRead++;
     }
