@@ -68,7 +68,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, handler: Request
     const { path, query } = splitRequestTarget(req.url ?? '/');
     const headers: Record<string, string | undefined> = {};
     for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    response = await handler({ method: req.method ?? 'GET', path, query, headers, body });
+    response = await handler({ method: req.method ?? 'GET', path, query, headers, body: body.toString('utf8'), bodyBytes: body });
   } catch (error) {
     response = errorResponse(error);
   }
@@ -101,7 +101,7 @@ export function splitRequestTarget(target: string): { path: string; query: URLSe
   return { path: path.startsWith('/') ? path : `/${path}`, query: new URLSearchParams(mark < 0 ? '' : target.slice(mark + 1)) };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -116,7 +116,7 @@ function readBody(req: IncomingMessage): Promise<string> {
       if (!failed) chunks.push(chunk);
     });
     req.on('end', () => {
-      if (!failed) resolve(Buffer.concat(chunks).toString('utf8'));
+      if (!failed) resolve(Buffer.concat(chunks));
     });
     req.on('error', reject);
   });

@@ -9,13 +9,14 @@ import type { ApiRequest, ApiResponse } from './http.js';
 export function requestFromHttpApiEvent(event: APIGatewayProxyEventV2): ApiRequest {
   const headers: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(event.headers ?? {})) headers[name.toLowerCase()] = value;
-  const body = event.body === undefined ? '' : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  const bytes = event.body !== undefined && event.isBase64Encoded ? Buffer.from(event.body, 'base64') : undefined;
   return {
     method: event.requestContext.http.method.toUpperCase(),
     path: event.rawPath,
     query: new URLSearchParams(event.rawQueryString ?? ''),
     headers,
-    body,
+    body: bytes ? bytes.toString('utf8') : (event.body ?? ''),
+    ...(bytes ? { bodyBytes: bytes } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import { parse as parseYaml } from 'yaml';
 import { BadRequestError, TooLargeError, UnsupportedMediaTypeError } from '../../shared/errors/index.js';
 import { type ApiRequest, MAX_BODY_BYTES } from './http.js';
 import { parseJsonText } from './input/json-text.js';
+import { PROTOBUF_MEDIA_TYPE, objectFromProtobuf } from './input/protobuf/core-v1.js';
 import { checkUntrustedStructure } from './input/structure-limits.js';
 
 const JSON_TYPES = ['application/json', 'application/yaml', 'application/apply-patch+yaml', '*/*', ''];
@@ -16,13 +17,28 @@ export function mediaType(request: ApiRequest): string {
   return (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
 }
 
-/** Parses a create/replace body (JSON or YAML); every failure is a 4xx. */
+/**
+ * Parses a create/replace body (JSON or YAML; protobuf for the core/v1 kinds client-go's typed
+ * clients send that way); every failure is a 4xx.
+ */
 export function parseObjectBody(request: ApiRequest): unknown {
   const type = mediaType(request);
+  if (type === PROTOBUF_MEDIA_TYPE) return parseProtobuf(request);
   if (!JSON_TYPES.includes(type)) {
-    throw new UnsupportedMediaTypeError(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (got ${JSON.stringify(type)})`);
+    throw new UnsupportedMediaTypeError(
+      `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PROTOBUF_MEDIA_TYPE} (got ${JSON.stringify(type)})`,
+    );
   }
   return parseText(request, type.includes('yaml'));
+}
+
+function parseProtobuf(request: ApiRequest): unknown {
+  const bytes = request.bodyBytes ?? Buffer.from(request.body, 'utf8');
+  if (bytes.length > MAX_BODY_BYTES) throw new TooLargeError(`the request body is ${bytes.length} bytes; the limit is ${MAX_BODY_BYTES} bytes`);
+  if (bytes.length === 0) throw new BadRequestError('the request body is empty');
+  const parsed = objectFromProtobuf(bytes);
+  checkUntrustedStructure(parsed, 'the request body');
+  return parsed;
 }
 
 export function parsePatchBody(request: ApiRequest): { type: PatchType; patch: unknown } {

@@ -9,6 +9,8 @@ export interface ApiRequest {
   headers: Record<string, string | undefined>;
   /** Raw body text ('' when none). */
   body: string;
+  /** The body's bytes, for a body that is not text (a protobuf create); the transports set it. */
+  bodyBytes?: Uint8Array;
 }
 
 export interface ApiResponse {

@@ -16,7 +16,7 @@ import { type FieldError, invalid } from '../validation/field-error.js';
 import { validateImmutable } from '../validation/immutability.js';
 import { type Envelope, readEnvelope } from './envelope.js';
 import { invalidError } from './invalid-error.js';
-import { dropNullFields } from './null-fields.js';
+import { dropNullFields, dropNullMetadataTimes } from './null-fields.js';
 import { type StrategyResult, strategyFor } from './strategies.js';
 
 export interface AdmissionContext extends ValidationContext {
@@ -69,6 +69,7 @@ function prepare(input: unknown, ctx: AdmissionContext): Prepared {
   }
   obj.apiVersion = env.group ? `${env.group}/${storage}` : storage;
   if (env.group !== '') dropNullFields(obj.spec);
+  dropNullMetadataTimes(obj.metadata);
   convertReferences(obj, env.group, env.info.kind, namespace, errors);
   return { env, obj, errors, inStorageVersion: env.version === storage };
 }

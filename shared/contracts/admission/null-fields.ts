@@ -18,3 +18,15 @@ export function dropNullFields(value: unknown): void {
     else dropNullFields(field);
   }
 }
+
+/** The ObjectMeta times a Go client writes as `null` when unset (a zero metav1.Time marshals so). */
+const METADATA_TIMES = ['creationTimestamp', 'deletionTimestamp'] as const;
+
+/**
+ * Every kind, built-in ones too: `kubectl create secret` (client-go's typed objects, in JSON)
+ * sends `metadata.creationTimestamp: null`, which the API server reads as unset.
+ */
+export function dropNullMetadataTimes(metadata: unknown): void {
+  if (!isRecord(metadata)) return;
+  for (const field of METADATA_TIMES) if (metadata[field] === null) delete metadata[field];
+}
