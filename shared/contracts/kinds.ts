@@ -43,6 +43,7 @@ const V1BETA2 = ['v1beta2', 'v1beta1'] as const;
 export const BUILTIN_KINDS: readonly KindInfo[] = [
   kind('', 'Secret', 'secrets', ['v1'], { statusSubresource: false, sensitive: true }),
   kind('', 'ConfigMap', 'configmaps', ['v1'], { statusSubresource: false, shortNames: ['cm'] }),
+  kind('', 'Namespace', 'namespaces', ['v1'], { namespaced: false, statusSubresource: false, shortNames: ['ns'], printerColumns: CLUSTER_API_COLUMNS.Namespace }),
   kind(CORE, 'Cluster', 'clusters', V1BETA2, { shortNames: ['cl'], printerColumns: CLUSTER_API_COLUMNS.Cluster }),
   kind(CORE, 'Machine', 'machines', V1BETA2, { shortNames: ['ma'], printerColumns: CLUSTER_API_COLUMNS.Machine }),
   kind(CORE, 'MachineSet', 'machinesets', V1BETA2, { shortNames: ['ms'], printerColumns: CLUSTER_API_COLUMNS.MachineSet }),

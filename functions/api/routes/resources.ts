@@ -1,3 +1,4 @@
+import { assertNamespaceEmpty, isNamespaceKind } from './namespace-deletion.js';
 import type { KindInfo, KindRegistry } from '../../../shared/contracts/kinds.js';
 import { deepEqual, isRecord, stringAt } from '../../../shared/contracts/json.js';
 import type { KubeObject, ObjectKey, StoredObject } from '../../../shared/contracts/object.js';
@@ -199,6 +200,7 @@ async function patch(path: NamedPath, call: Call): Promise<ApiResponse> {
 async function remove(path: NamedPath, call: Call): Promise<ApiResponse> {
   const options = deleteOptions(call.request);
   const existing = await getOrThrow(call.deps.store, path.info, path.namespace, path.name);
+  if (isNamespaceKind(path.info)) await assertNamespaceEmpty(call.deps.store, call.deps.kinds, path.name);
   if (call.dryRun) return jsonResponse(200, shown(existing, path, call));
   const result = await call.deps.store.delete(keyFor(path.info, path.namespace, path.name), options);
   if (result.removed) {

@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import { defaultCluster, defaultMachine, defaultMachineDeployment, defaultMachineSet } from '../defaulting/core.js';
 import { defaultKubeadmConfig, defaultKubeadmConfigTemplate, defaultKubeadmControlPlane } from '../defaulting/kubeadm.js';
+import { defaultNamespace } from '../defaulting/namespace.js';
 import { defaultSecret } from '../defaulting/secret.js';
 import type { KubeObject } from '../object.js';
 import { kubeadmConfigSchema, kubeadmConfigTemplateSchema } from '../schemas/bootstrap/kubeadm-config.js';
@@ -17,6 +18,7 @@ import { machineSchema } from '../schemas/core/machine.js';
 import { machineDeploymentSchema } from '../schemas/core/machine-deployment.js';
 import { machineHealthCheckSchema } from '../schemas/core/machine-health-check.js';
 import { machineSetSchema } from '../schemas/core/machine-set.js';
+import { namespaceSchema } from '../schemas/corev1/namespace.js';
 import { secretSchema } from '../schemas/corev1/secret.js';
 import { BOOTSTRAP_GROUP, CLUSTER_GROUP, CONTROL_PLANE_GROUP, CORE_GROUP, IPAM_GROUP } from '../schemas/groups.js';
 import { inClusterIPPoolSchema } from '../schemas/ipam/in-cluster-ip-pool.js';
@@ -75,6 +77,7 @@ function erase<T extends KubeObject>(kind: KindStrategy<T>): AdmissionStrategy {
 
 const STRATEGIES: ReadonlyMap<string, AdmissionStrategy> = new Map([
   [`${CORE_GROUP}/Secret`, erase({ schema: secretSchema, defaults: defaultSecret })],
+  [`${CORE_GROUP}/Namespace`, erase({ schema: namespaceSchema, defaults: defaultNamespace })],
   [`${CLUSTER_GROUP}/Cluster`, erase({ schema: clusterSchema, defaults: defaultCluster, validate: validateCluster })],
   [`${CLUSTER_GROUP}/ClusterClass`, erase({ schema: clusterClassSchema, validate: validateClusterClass })],
   [`${CLUSTER_GROUP}/Machine`, erase({ schema: machineSchema, defaults: defaultMachine, validate: validateMachine })],

@@ -155,6 +155,8 @@ export const CLUSTER_API_COLUMNS: Readonly<Record<string, readonly PrinterColumn
     AGE_COLUMN('IPAddress'),
   ],
   ExtensionConfig: [PAUSED, condition('Discovered', 'Discovered', 'ExtensionConfig discovered'), AGE_COLUMN('ExtensionConfig')],
+  // kubectl's columns for Namespaces (NAME, STATUS, AGE).
+  Namespace: [{ name: 'Status', type: 'string', jsonPath: '.status.phase' }, AGE_COLUMN('Namespace')],
   Provider: [
     AGE_COLUMN('Provider'),
     { name: 'Type', type: 'string', jsonPath: '.type' },

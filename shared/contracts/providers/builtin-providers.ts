@@ -28,7 +28,7 @@ export const CORE_PROVIDER: ProviderDescriptor = {
   name: 'cluster-api',
   type: 'CoreProvider',
   kinds: [
-    ...kindsOf('', ['Secret', 'ConfigMap']),
+    ...kindsOf('', ['Secret', 'ConfigMap', 'Namespace']),
     ...kindsOf(CORE_GROUP, ['Cluster', 'ClusterClass', 'Machine', 'MachineSet', 'MachineDeployment', 'MachineHealthCheck']),
     // Cluster API's core manager runs the ExtensionConfig controller (Runtime SDK).
     ...kindsOf('runtime.cluster.x-k8s.io', ['ExtensionConfig']),

@@ -16,6 +16,7 @@ import { machineDeploymentSchema } from './core/machine-deployment.js';
 import { machineHealthCheckSchema } from './core/machine-health-check.js';
 import { machineSetSchema } from './core/machine-set.js';
 import { configMapSchema } from './corev1/config-map.js';
+import { namespaceSchema } from './corev1/namespace.js';
 import { secretSchema } from './corev1/secret.js';
 import {
   BOOTSTRAP_GROUP,
@@ -56,6 +57,7 @@ import { clusterResourceSetBindingSchema, clusterResourceSetSchema } from './add
 const entries: ReadonlyArray<readonly [string, string, z.ZodType<KubeObject>]> = [
   [CORE_GROUP, 'Secret', secretSchema],
   [CORE_GROUP, 'ConfigMap', configMapSchema],
+  [CORE_GROUP, 'Namespace', namespaceSchema],
   [CLUSTER_GROUP, 'Cluster', clusterSchema],
   [CLUSTER_GROUP, 'Machine', machineSchema],
   [CLUSTER_GROUP, 'MachineSet', machineSetSchema],

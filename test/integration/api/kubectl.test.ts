@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { isRecord, stringAt } from '../../../shared/contracts/json.js';
+import { CLUSTER_SCOPE_NAMESPACE } from '../../../shared/contracts/object.js';
 import { type TestApi, startTestApi } from '../../support/api-server.js';
 
 /**
@@ -115,6 +116,28 @@ describe.each(BINARIES)('kubectl (%s) against the capless API', (KUBECTL) => {
     const missing = await kubectl('get', 'cluster.cluster.x-k8s.io', 'nope');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Error from server (NotFound): clusters.cluster.x-k8s.io "nope" not found');
+  });
+
+  it.each([
+    [
+      'secret generic',
+      ['create', 'secret', 'generic', 'creds', '--from-literal=token=s3cret'],
+      'secret/creds created',
+      { group: '', kind: 'Secret', namespace: 'default', name: 'creds' },
+      { data: { token: Buffer.from('s3cret').toString('base64') }, type: 'Opaque' },
+    ],
+    ['configmap', ['create', 'configmap', 'addon', '--from-literal=a=b', '--from-literal=empty='], 'configmap/addon created', { group: '', kind: 'ConfigMap', namespace: 'default', name: 'addon' }, { data: { a: 'b', empty: '' } }],
+    ['namespace', ['create', 'namespace', 'team-a'], 'namespace/team-a created', { group: '', kind: 'Namespace', namespace: CLUSTER_SCOPE_NAMESPACE, name: 'team-a' }, { status: { phase: 'Active' } }],
+  ])('create %s: the typed command sends protobuf; stored as sent', async (_what, args, output, key, stored) => {
+    const result = await kubectl(...args);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout.trim()).toBe(output);
+    expect(await api.store.get(key)).toMatchObject(stored);
+  });
+
+  it('get namespaces prints the Status column', async () => {
+    const result = await kubectl('get', 'namespaces');
+    expect(result.stdout).toMatch(/^NAME\s+STATUS\s+AGE\n(.*\n)*team-a\s+Active\s/);
   });
 
   it.each([
