@@ -8,9 +8,8 @@ import { type ApiRequest, type ApiResponse, jsonResponse } from './http.js';
 import { parseResourcePath } from './paths.js';
 import { apiGroupDocument, apiGroupList, apiResourceList, coreApiVersions, versionInfo } from './routes/discovery.js';
 import { builtinOpenApi, openApiV2 } from './routes/openapi.js';
-import { crdResponse } from './routes/crds.js';
+import { type CrdDeps, crdResponse } from './routes/crds.js';
 import { handleResource } from './routes/resources.js';
-import type { ProviderLookup } from '../../shared/contracts/providers/provider-lookup.js';
 import { errorResponse } from './status.js';
 import type { WatchHub } from './watch/watch-hub.js';
 
@@ -20,8 +19,8 @@ export interface ApiDeps {
   admission: Admission;
   authenticate: Authenticator;
   logger: Logger;
-  /** The contract each provider kind follows, for the served CRDs' contract labels. */
-  contracts?: Pick<ProviderLookup, 'contractFor'>;
+  /** The contract and provider of each kind, for the served CRDs' labels. */
+  contracts?: CrdDeps['contracts'];
   /** Serves `watch=true` from the store's change feed (embedded mode); absent behind API Gateway. */
   watches?: WatchHub;
   /** OpenAPI documents by path (`/openapi/v3`, `/openapi/v3/apis/g/v`, `/openapi/v2`), if served. */

@@ -26,6 +26,12 @@ export interface KindInfo extends GroupKind {
    * and metadata (clusterctl's inventory kinds). Any other unknown top-level field is refused.
    */
   topLevelFields?: readonly string[];
+  /**
+   * How `clusterctl move` takes objects of the kind that no Cluster owns (the label its CRD
+   * carries): `move` the objects, `move-hierarchy` them with everything they own. Without it they
+   * move only as part of a Cluster's, ClusterClass's or ClusterResourceSet's hierarchy.
+   */
+  clusterctlMove?: 'move' | 'move-hierarchy';
 }
 
 const CORE = 'cluster.x-k8s.io';
@@ -71,8 +77,9 @@ export const BUILTIN_KINDS: readonly KindInfo[] = [
   ...AWS_KINDS,
   kind('ipam.cluster.x-k8s.io', 'IPAddressClaim', 'ipaddressclaims', V1BETA2, { printerColumns: CLUSTER_API_COLUMNS.IPAddressClaim }),
   kind('ipam.cluster.x-k8s.io', 'IPAddress', 'ipaddresses', V1BETA2, { statusSubresource: false, printerColumns: CLUSTER_API_COLUMNS.IPAddress }),
-  kind('ipam.cluster.x-k8s.io', 'InClusterIPPool', 'inclusterippools', ['v1alpha2']),
-  kind('ipam.cluster.x-k8s.io', 'GlobalInClusterIPPool', 'globalinclusterippools', ['v1alpha2'], { namespaced: false }),
+  // The in-cluster IPAM provider labels its pool CRDs move-hierarchy: a pool moves with its addresses.
+  kind('ipam.cluster.x-k8s.io', 'InClusterIPPool', 'inclusterippools', ['v1alpha2'], { clusterctlMove: 'move-hierarchy' }),
+  kind('ipam.cluster.x-k8s.io', 'GlobalInClusterIPPool', 'globalinclusterippools', ['v1alpha2'], { namespaced: false, clusterctlMove: 'move-hierarchy' }),
   kind('addons.cluster.x-k8s.io', 'ClusterResourceSet', 'clusterresourcesets', V1BETA2),
   kind('addons.cluster.x-k8s.io', 'ClusterResourceSetBinding', 'clusterresourcesetbindings', V1BETA2, { statusSubresource: false }),
   kind('runtime.cluster.x-k8s.io', 'ExtensionConfig', 'extensionconfigs', ['v1beta2'], { namespaced: false, shortNames: ['ext'], printerColumns: CLUSTER_API_COLUMNS.ExtensionConfig }),

@@ -1,6 +1,13 @@
-import { CRD_API_VERSION, contractLabels, crdName, customResourceDefinition, isCustomResource } from '../../../shared/contracts/crds/custom-resource-definition.js';
-import type { KindRegistry } from '../../../shared/contracts/kinds.js';
-import type { ContractVersion } from '../../../shared/contracts/provider-contract.js';
+import { inventoryName } from '../../../shared/contracts/clusterctl/inventory.js';
+import {
+  CRD_API_VERSION,
+  type CrdLabelOptions,
+  crdLabels,
+  crdName,
+  customResourceDefinition,
+  isCustomResource,
+} from '../../../shared/contracts/crds/custom-resource-definition.js';
+import type { KindInfo, KindRegistry } from '../../../shared/contracts/kinds.js';
 import type { ProviderLookup } from '../../../shared/contracts/providers/provider-lookup.js';
 import { MethodNotAllowedError, NotFoundError } from '../../../shared/errors/index.js';
 import { matchesLabelSelector, parseLabelSelector } from '../../../shared/store/label-selector.js';
@@ -16,8 +23,11 @@ const SERVED_SINCE = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
 export interface CrdDeps {
   kinds: KindRegistry;
-  /** The contract each provider kind follows (the CRDs' contract labels); without it labels follow the versions. */
-  contracts?: Pick<ProviderLookup, 'contractFor'>;
+  /**
+   * The contract each provider kind follows (the CRDs' contract labels; without it labels follow
+   * the versions) and the provider that serves it (clusterctl's labels).
+   */
+  contracts?: Pick<ProviderLookup, 'contractFor' | 'providerOf' | 'providerTypeOf'>;
 }
 
 /**
@@ -33,8 +43,7 @@ export function crdResponse(request: ApiRequest, deps: CrdDeps): ApiResponse | u
   if (isWatch(request.query)) throw new MethodNotAllowedError('CustomResourceDefinitions cannot be watched: they do not change while the server runs');
   negotiate(request.headers.accept, request.query, false);
   const all = deps.kinds.all().filter(isCustomResource).sort((a, b) => crdName(a).localeCompare(crdName(b)));
-  const build = (info: (typeof all)[number]) =>
-    customResourceDefinition(info, { creationTimestamp: SERVED_SINCE, ...contractOption(deps, info.group, info.kind) });
+  const build = (info: (typeof all)[number]) => customResourceDefinition(info, { creationTimestamp: SERVED_SINCE, ...labelOptions(deps, info) });
   if (name !== undefined) {
     const info = all.find((k) => crdName(k) === name);
     if (!info) throw new NotFoundError(`customresourcedefinitions.apiextensions.k8s.io "${name.slice(0, 253)}" not found`, { details: { group: CRD_GROUP, kind: 'customresourcedefinitions', name: name.slice(0, 253) } });
@@ -42,17 +51,20 @@ export function crdResponse(request: ApiRequest, deps: CrdDeps): ApiResponse | u
   }
   const selector = request.query.get('labelSelector');
   const terms = selector ? parseLabelSelector(selector) : [];
-  const items = all.filter((info) => matchesLabelSelector(contractLabels(info, contractOf(deps, info.group, info.kind)), terms)).map(build);
+  const items = all.filter((info) => matchesLabelSelector(crdLabels(info, labelOptions(deps, info)), terms)).map(build);
   return jsonResponse(200, { apiVersion: CRD_API_VERSION, kind: 'CustomResourceDefinitionList', metadata: { resourceVersion: '1' }, items });
 }
 
-function contractOf(deps: CrdDeps, group: string, kind: string): ContractVersion | undefined {
-  return deps.contracts?.contractFor(group, kind)?.contractVersion;
-}
-
-function contractOption(deps: CrdDeps, group: string, kind: string): { contract?: ContractVersion } {
-  const contract = contractOf(deps, group, kind);
-  return contract ? { contract } : {};
+/**
+ * The CRD's contract and provider. A kind no provider declares is Cluster API core's (its
+ * IPAddressClaim, IPAddress and MachinePool CRDs ship with the core provider).
+ */
+function labelOptions(deps: CrdDeps, info: KindInfo): CrdLabelOptions {
+  const contract = deps.contracts?.contractFor(info.group, info.kind)?.contractVersion;
+  const name = deps.contracts?.providerOf(info.group, info.kind);
+  const type = deps.contracts?.providerTypeOf(info.group, info.kind);
+  const provider = name !== undefined && type !== undefined ? inventoryName(type, name) : inventoryName('CoreProvider', '');
+  return { ...(contract ? { contract } : {}), ...(deps.contracts ? { provider } : {}) };
 }
 
 function decodeSegment(raw: string): string {

@@ -9,13 +9,12 @@
 import type { KubeObject } from '../object.js';
 import type { ProviderType } from '../provider-contract.js';
 import { BUILTIN_PROVIDERS } from '../providers/builtin-providers.js';
+import { LABEL_CLUSTERCTL, LABEL_PROVIDER } from './labels.js';
 import type { ProviderMetadata } from './metadata.js';
 
 export const CLUSTERCTL_API_VERSION = 'clusterctl.cluster.x-k8s.io/v1alpha3';
 /** Where capless records the inventory of its built-in providers. */
 export const INVENTORY_NAMESPACE = 'capless-system';
-export const LABEL_CLUSTERCTL = 'clusterctl.cluster.x-k8s.io';
-export const LABEL_PROVIDER = 'cluster.x-k8s.io/provider';
 export const ANNOTATION_AVAILABLE_VERSIONS = 'capless.dev/available-versions';
 /** The contract this capless serves (Cluster API v1beta2). */
 export const CAPLESS_CONTRACT = 'v1beta2';

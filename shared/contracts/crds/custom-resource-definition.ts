@@ -5,6 +5,14 @@
  * resolution find what they look for (capi-contract.md §2.1).
  */
 
+import {
+  CLUSTERCTL_CORE_INVENTORY,
+  LABEL_CLUSTERCTL,
+  LABEL_CLUSTERCTL_CORE,
+  LABEL_CLUSTERCTL_MOVE,
+  LABEL_CLUSTERCTL_MOVE_HIERARCHY,
+  LABEL_PROVIDER,
+} from '../clusterctl/labels.js';
 import type { JsonRecord } from '../json.js';
 import type { KindInfo } from '../kinds.js';
 import { openApiSchemaOf } from '../openapi.js';
@@ -35,7 +43,29 @@ export function contractLabels(info: KindInfo, contract: ContractVersion | undef
   return labels;
 }
 
-export function customResourceDefinition(info: KindInfo, options: { contract?: ContractVersion; creationTimestamp: string }): JsonRecord {
+export interface CrdLabelOptions {
+  contract?: ContractVersion;
+  /** clusterctl's inventory name of the provider that serves the kind (`cluster-api`, `infrastructure-in-memory`). */
+  provider?: string;
+}
+
+/**
+ * Every label of a kind's CRD: its contract labels and the ones clusterctl gives the components it
+ * installs (`clusterctl.cluster.x-k8s.io`, `cluster.x-k8s.io/provider`), which `clusterctl move`
+ * discovers the kinds to move by, with the kind's move label if it has one. clusterctl's own
+ * inventory kinds carry its core label instead.
+ */
+export function crdLabels(info: KindInfo, options: CrdLabelOptions): Record<string, string> {
+  if (info.group === CLUSTERCTL_GROUP) return { [LABEL_CLUSTERCTL_CORE]: CLUSTERCTL_CORE_INVENTORY };
+  const labels = contractLabels(info, options.contract);
+  if (options.provider === undefined) return labels;
+  const move = info.clusterctlMove && { [info.clusterctlMove === 'move' ? LABEL_CLUSTERCTL_MOVE : LABEL_CLUSTERCTL_MOVE_HIERARCHY]: '' };
+  return { ...labels, [LABEL_CLUSTERCTL]: '', [LABEL_PROVIDER]: options.provider, ...move };
+}
+
+const CLUSTERCTL_GROUP = 'clusterctl.cluster.x-k8s.io';
+
+export function customResourceDefinition(info: KindInfo, options: CrdLabelOptions & { creationTimestamp: string }): JsonRecord {
   const names = {
     plural: info.plural,
     singular: info.kind.toLowerCase(),
@@ -50,7 +80,7 @@ export function customResourceDefinition(info: KindInfo, options: { contract?: C
     kind: 'CustomResourceDefinition',
     metadata: {
       name: crdName(info),
-      labels: contractLabels(info, options.contract),
+      labels: crdLabels(info, options),
       annotations: { 'capless.dev/generated-from': 'kind registration and schema' },
       // Stable for a given server: generated, never written, so it never changes.
       resourceVersion: '1',

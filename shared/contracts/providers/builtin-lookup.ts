@@ -22,4 +22,5 @@ export const builtinProviderLookup: ProviderLookup = {
     return provider !== undefined && provider !== DOCKER_PROVIDER && !kind.endsWith('Template');
   },
   providerOf: (group, kind) => find(group, kind)?.name,
+  providerTypeOf: (group, kind) => find(group, kind)?.type,
 };

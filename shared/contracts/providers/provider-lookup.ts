@@ -5,7 +5,7 @@
  */
 
 import { isRecord } from '../json.js';
-import type { ProviderKindContract } from '../provider-contract.js';
+import type { ProviderKindContract, ProviderType } from '../provider-contract.js';
 
 export const PROVIDER_LOOKUP_PORT = 'providerLookup';
 
@@ -17,6 +17,8 @@ export interface ProviderLookup {
   isReconciled(group: string, kind: string): boolean;
   /** Name of the provider that declared the kind. */
   providerOf(group: string, kind: string): string | undefined;
+  /** Type of the provider that declared the kind (with its name, clusterctl's inventory name). */
+  providerTypeOf(group: string, kind: string): ProviderType | undefined;
 }
 
 export function isProviderLookup(value: unknown): value is ProviderLookup {
@@ -25,6 +27,7 @@ export function isProviderLookup(value: unknown): value is ProviderLookup {
     typeof value.contractFor === 'function' &&
     typeof value.isServedKind === 'function' &&
     typeof value.isReconciled === 'function' &&
-    typeof value.providerOf === 'function'
+    typeof value.providerOf === 'function' &&
+    typeof value.providerTypeOf === 'function'
   );
 }

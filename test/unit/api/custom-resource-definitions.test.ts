@@ -24,15 +24,36 @@ describe('CustomResourceDefinitions, read-only, one per served kind outside the 
     expect(names).toEqual(expected);
   });
 
+  const clusterctl = (provider: string) => ({ 'clusterctl.cluster.x-k8s.io': '', 'cluster.x-k8s.io/provider': provider });
+  const bothContracts = { 'cluster.x-k8s.io/v1beta1': 'v1beta1', 'cluster.x-k8s.io/v1beta2': 'v1beta2' };
   it.each([
-    ['clusters.cluster.x-k8s.io', { 'cluster.x-k8s.io/v1beta1': 'v1beta1', 'cluster.x-k8s.io/v1beta2': 'v1beta2' }],
-    ['kubeadmconfigs.bootstrap.cluster.x-k8s.io', { 'cluster.x-k8s.io/v1beta1': 'v1beta1', 'cluster.x-k8s.io/v1beta2': 'v1beta2' }],
-    ['kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', { 'cluster.x-k8s.io/v1beta1': 'v1beta1', 'cluster.x-k8s.io/v1beta2': 'v1beta2' }],
-    ['inmemorymachines.infrastructure.cluster.x-k8s.io', { 'cluster.x-k8s.io/v1beta2': 'v1beta2' }],
-  ])('%s carries the contract labels %j', async (name, labels) => {
+    ['clusters.cluster.x-k8s.io', { ...bothContracts, ...clusterctl('cluster-api') }],
+    ['kubeadmconfigs.bootstrap.cluster.x-k8s.io', { ...bothContracts, ...clusterctl('bootstrap-kubeadm') }],
+    ['kubeadmcontrolplanes.controlplane.cluster.x-k8s.io', { ...bothContracts, ...clusterctl('control-plane-kubeadm') }],
+    ['inmemorymachines.infrastructure.cluster.x-k8s.io', { 'cluster.x-k8s.io/v1beta2': 'v1beta2', ...clusterctl('infrastructure-in-memory') }],
+    ['dockermachines.infrastructure.cluster.x-k8s.io', { ...bothContracts, ...clusterctl('infrastructure-docker') }],
+    // The in-cluster IPAM provider's kustomize patch: a pool moves with the addresses it owns.
+    ['inclusterippools.ipam.cluster.x-k8s.io', { ...clusterctl('ipam-in-cluster'), 'clusterctl.cluster.x-k8s.io/move-hierarchy': '' }],
+    ['globalinclusterippools.ipam.cluster.x-k8s.io', { ...clusterctl('ipam-in-cluster'), 'clusterctl.cluster.x-k8s.io/move-hierarchy': '' }],
+    // Kinds no provider declares are Cluster API core's (its IPAM claim and address CRDs ship with the core).
+    ['ipaddressclaims.ipam.cluster.x-k8s.io', { ...bothContracts, ...clusterctl('cluster-api') }],
+    // clusterctl's own inventory CRD carries its core label, not the component label move discovers by.
+    ['providers.clusterctl.cluster.x-k8s.io', { 'clusterctl.cluster.x-k8s.io/core': 'inventory' }],
+  ])('%s carries the labels %j', async (name, labels) => {
     const { status, body } = await get(`${CRDS}/${name}`);
     expect(status).toBe(200);
     expect(isRecord(body.metadata) ? body.metadata.labels : undefined).toEqual(labels);
+  });
+
+  it("clusterctl move's discovery (labelSelector=clusterctl.cluster.x-k8s.io) finds every served kind but clusterctl's own", async () => {
+    const { body } = await get(CRDS, 'labelSelector=clusterctl.cluster.x-k8s.io');
+    const names = (Array.isArray(body.items) ? body.items : []).map((item) => stringAt(item, 'metadata', 'name'));
+    const expected = kinds
+      .all()
+      .filter((k) => k.group !== '' && k.group !== 'clusterctl.cluster.x-k8s.io')
+      .map((k) => `${k.plural}.${k.group}`)
+      .sort();
+    expect(names).toEqual(expected);
   });
 
   it("the Cluster CRD has the registration's names, the storage version with its schema and Cluster API's printer columns", async () => {

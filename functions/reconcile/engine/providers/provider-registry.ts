@@ -71,6 +71,11 @@ export class ProviderRegistry implements ProviderLookup {
     return this.kindOwner.get(gk(group, kind));
   }
 
+  providerTypeOf(group: string, kind: string): ProviderType | undefined {
+    const name = this.providerOf(group, kind);
+    return this.registrations.find((r) => r.name === name)?.type;
+  }
+
   reconcilerFor(group: string, kind: string): AnyReconciler | undefined {
     const reconciler = this.reconcilersByKind.get(gk(group, kind));
     return reconciler && withContract(reconciler, [...this.contractsByKind.values()]);
