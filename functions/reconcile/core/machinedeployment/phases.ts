@@ -2,6 +2,8 @@
 
 import { listClusterMembers, MACHINE, MACHINE_SET } from '../../engine/references/cluster-members.js';
 import { clusterNameOf, ensureClusterNameLabel } from '../../engine/references/cluster-name-label.js';
+import { clusterOwnershipPhase } from '../../engine/references/cluster-owner.js';
+import { readReference } from '../../engine/references/object-reference.js';
 import { conditionsOf, isConditionTrue } from '../../../../shared/contracts/conditions.js';
 import { numberAt } from '../../../../shared/contracts/json.js';
 import {
@@ -27,6 +29,12 @@ import type { MachineDeploymentScope } from './scope.js';
 
 /** MachineSets and MachineDeployments carry their cluster's name label (the cluster index finds them by it). */
 export const labelMachineDeploymentPhase = ensureClusterNameLabel;
+
+/** Owned by its Cluster, and so are the templates its Machines are made from (Cluster API's MachineDeployment controller). */
+export const ownMachineDeploymentPhase = clusterOwnershipPhase({
+  ownsSelf: () => true,
+  templates: (md) => [readReference(md, 'spec', 'template', 'spec', 'infrastructureRef'), readReference(md, 'spec', 'template', 'spec', 'bootstrap', 'configRef')],
+});
 
 /** The cluster's MachineSets and Machines, fresh. */
 export async function findMachineSetsPhase(s: MachineDeploymentScope): Promise<PhaseResult> {

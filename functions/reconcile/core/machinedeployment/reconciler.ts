@@ -1,6 +1,6 @@
 import { CORE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
 import type { ReconcilerDefinition } from '../../engine/skeleton/types.js';
-import { deleteMachineSetsPhase, findMachineSetsPhase, labelMachineDeploymentPhase, rolloutPhase } from './phases.js';
+import { deleteMachineSetsPhase, findMachineSetsPhase, labelMachineDeploymentPhase, ownMachineDeploymentPhase, rolloutPhase } from './phases.js';
 import { type MachineDeploymentScope, createMachineDeploymentScope } from './scope.js';
 import { computeMachineDeploymentStatus, machineDeploymentConditionsPhase } from './status.js';
 
@@ -20,7 +20,7 @@ export const machineDeploymentReconciler: ReconcilerDefinition<MachineDeployment
   watches: [{ kind: { group: CORE_GROUP, kind: 'MachineSet' }, by: 'owner', on: ['MODIFY', 'REMOVE'] }],
   finalizer: MACHINE_DEPLOYMENT_FINALIZER,
   createScope: createMachineDeploymentScope,
-  phases: [labelMachineDeploymentPhase, findMachineSetsPhase, rolloutPhase, machineDeploymentConditionsPhase],
+  phases: [labelMachineDeploymentPhase, ownMachineDeploymentPhase, findMachineSetsPhase, rolloutPhase, machineDeploymentConditionsPhase],
   deletePhases: [findMachineSetsPhase, deleteMachineSetsPhase],
   computeStatus: computeMachineDeploymentStatus,
 };

@@ -11,6 +11,7 @@ import { timestamp } from '../../../../shared/ports/clock.js';
 import { workloadClusterOf } from '../../engine/providers/workload-cluster-port.js';
 import { EVERY_CONDITION_STATUS } from '../../engine/skeleton/watch-fields.js';
 import { ensureClusterNameLabel } from '../../engine/references/cluster-name-label.js';
+import { clusterOwnershipPhase } from '../../engine/references/cluster-owner.js';
 import type { PhaseResult, ReconcileContext, ReconcilerDefinition, StatusUpdate } from '../../engine/skeleton/types.js';
 import { evaluateTarget } from './health-rules.js';
 import { requestRemediation, templateRefOf, withdrawRemediation } from './external-remediation.js';
@@ -72,6 +73,9 @@ function computeStatus(s: MachineHealthCheckScope): StatusUpdate {
   };
 }
 
+/** Cluster API's MachineHealthCheck controller makes its Cluster the owner. */
+const ownedByCluster = clusterOwnershipPhase({ ownsSelf: () => true, templates: () => [] });
+
 export const machineHealthCheckReconciler: ReconcilerDefinition<MachineHealthCheckScope> = {
   kind: { group: CORE_GROUP, kind: 'MachineHealthCheck' },
   // Machines of the same cluster, when what the rules read changes (a Node's health reaches the
@@ -93,7 +97,7 @@ export const machineHealthCheckReconciler: ReconcilerDefinition<MachineHealthChe
     const parsed = machineHealthCheckSchema.safeParse(object);
     return createMachineHealthCheckScope(ctx, object, parsed.success ? parsed.data : undefined);
   },
-  phases: [ensureClusterNameLabel, evaluateTargetsPhase, markMachinesPhase],
+  phases: [ensureClusterNameLabel, ownedByCluster, evaluateTargetsPhase, markMachinesPhase],
   deletePhases: [],
   computeStatus,
 };

@@ -1,10 +1,12 @@
 /** MachineSet phases (capi-contract.md §1.3): label → find Machines → scale up (clone templates) or down. */
 
 import { clusterNameOf, ensureClusterNameLabel } from '../../engine/references/cluster-name-label.js';
+import { clusterOwnershipPhase, ensureTemplatesOwnedByCluster } from '../../engine/references/cluster-owner.js';
 import { conditionsOf, findCondition } from '../../../../shared/contracts/conditions.js';
 import { numberAt, stringAt } from '../../../../shared/contracts/json.js';
 import {
   type StoredObject,
+  controllerOf,
   isControlledBy,
   isDeleting,
   ownerReferenceTo,
@@ -21,6 +23,15 @@ import type { MachineSetScope } from './scope.js';
 
 /** MachineSets and MachineDeployments carry their cluster's name label (the cluster index finds them by it). */
 export const labelMachineSetPhase = ensureClusterNameLabel;
+
+/**
+ * A MachineSet no MachineDeployment controls is owned by its Cluster; every MachineSet's templates
+ * are (Cluster API's MachineSet controller, shouldAdopt and reconcileExternalTemplateReference).
+ */
+export const ownMachineSetPhase = clusterOwnershipPhase({
+  ownsSelf: (ms) => controllerOf(ms)?.kind !== 'MachineDeployment',
+  templates: (ms) => [readReference(ms, 'spec', 'template', 'spec', 'infrastructureRef'), readReference(ms, 'spec', 'template', 'spec', 'bootstrap', 'configRef')],
+});
 
 export async function findMachinesPhase(s: MachineSetScope): Promise<PhaseResult> {
   const owned = await s.ctx.store.listByOwner(s.object.metadata.uid);
@@ -43,6 +54,7 @@ async function loadTemplates(s: MachineSetScope): Promise<StoredObject[] | { mis
     if (!found) return { missing: ref };
     templates.push(found);
   }
+  await ensureTemplatesOwnedByCluster(s, templateReferences(s.object));
   return templates;
 }
 

@@ -1,5 +1,6 @@
 /** KubeadmControlPlane phases (capi-contract.md §3.4): cluster → certificates → kubeconfig → machines → scale/rollout. */
 
+import { ensureTemplatesOwned, generationUnobserved } from '../../engine/references/cluster-owner.js';
 import { listClusterMembers, MACHINE } from '../../engine/references/cluster-members.js';
 import { readReference } from '../../engine/references/object-reference.js';
 import { booleanAt, stringAt } from '../../../../shared/contracts/json.js';
@@ -59,6 +60,8 @@ export async function resolveCluster(scope: KcpScope): Promise<PhaseResult | und
   const cluster = await scope.ctx.store.get({ group: CORE_GROUP, kind: 'Cluster', namespace: scope.object.metadata.namespace, name: clusterName });
   if (!cluster) return waiting(scope, 'WaitingForCluster', `cluster ${clusterName} not found`, MISSING_REFERENCE_REQUEUE_SECONDS);
   scope.cluster = cluster;
+  // Cluster API's reconcileExternalReference: the machine template is owned by the Cluster (clusterctl move follows it).
+  if (generationUnobserved(scope.object)) await ensureTemplatesOwned(scope.ctx.store, scope.object.metadata.namespace, [scope.spec.infrastructureRef], cluster);
   if (booleanAt(cluster, 'status', 'initialization', 'controlPlaneInitialized') === true) scope.initialized = true;
   const readiness = clusterReadiness(cluster);
   if (!readiness.ready) return waiting(scope, readiness.reason, readiness.message);
@@ -205,6 +208,7 @@ async function createMachine(scope: KcpScope, init: boolean, failureDomain?: str
     scope.creationProblem = `infrastructure template ${ref.kind} ${ref.name} not found`;
     return { requeueAfterSeconds: MISSING_REFERENCE_REQUEUE_SECONDS };
   }
+  if (scope.cluster) await ensureTemplatesOwned(scope.ctx.store, namespace, [ref], scope.cluster);
   const base = {
     kcp: scope.object,
     spec: scope.spec,
