@@ -50,12 +50,17 @@ describe.each(KUBECTL_BINARIES)('kubectl (%s): tables, CRDs, explain', (KUBECTL)
     expect(rows(result.stdout)[0]).toEqual(['NAME', 'CLUSTERCLASS', 'AVAILABLE', 'CP DESIRED', 'CP CURRENT', 'CP READY', 'CP AVAILABLE', 'CP UP-TO-DATE', 'W DESIRED', 'W CURRENT', 'W READY', 'W AVAILABLE', 'W UP-TO-DATE', 'PAUSED', 'PHASE', 'AGE', 'VERSION']);
   });
 
-  it('get crd names the CRD of every served kind and carries the contract labels', async () => {
+  it("get crd names the CRD of every served kind and carries the contract labels and clusterctl's", async () => {
     const list = await kubectl('get', 'crd', '-o', 'name');
     expect(list.stdout).toContain('customresourcedefinition.apiextensions.k8s.io/clusters.cluster.x-k8s.io\n');
     expect(list.stdout).toContain('customresourcedefinition.apiextensions.k8s.io/kubeadmcontrolplanes.controlplane.cluster.x-k8s.io\n');
     const labels = await kubectl('get', 'crd', 'clusters.cluster.x-k8s.io', '-o', 'jsonpath={.metadata.labels}');
-    expect(JSON.parse(labels.stdout)).toEqual({ 'cluster.x-k8s.io/v1beta1': 'v1beta1', 'cluster.x-k8s.io/v1beta2': 'v1beta2' });
+    expect(JSON.parse(labels.stdout)).toEqual({
+      'cluster.x-k8s.io/v1beta1': 'v1beta1',
+      'cluster.x-k8s.io/v1beta2': 'v1beta2',
+      'clusterctl.cluster.x-k8s.io': '',
+      'cluster.x-k8s.io/provider': 'cluster-api',
+    });
   });
 
   it('explain clusters.spec.clusterNetwork lists its fields', async () => {
