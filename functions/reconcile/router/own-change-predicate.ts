@@ -1,5 +1,7 @@
 import { deepEqual, valueAt } from '../../../shared/contracts/json.js';
-import type { StoredObject } from '../../../shared/contracts/object.js';
+import { groupOf, type OwnerReference, type StoredObject } from '../../../shared/contracts/object.js';
+
+const CLUSTER_GROUP = 'cluster.x-k8s.io';
 import type { ObjectChange } from '../../../shared/ports/object-store.js';
 
 /** What a reconciler writes on its own object and goes on past: the echoes of those writes. */
@@ -7,6 +9,7 @@ export interface OwnWriteEchoes {
   finalizer?: string;
   fillsOwnSpec?: readonly string[];
   fillsOwnLabels?: readonly string[];
+  fillsOwnClusterOwner?: boolean;
 }
 
 /**
@@ -17,7 +20,8 @@ export interface OwnWriteEchoes {
  * counts only when something a reconciler acts on changed. A status-only write (and the
  * resourceVersion bump that comes with it) does not, so a reconciler's own status write never
  * re-triggers it; nor does its finalizer being added, nor a write that only fills in the spec
- * fields (`fillsOwnSpec`, ADR 0134) or labels (`fillsOwnLabels`, ADR 0137) it fills in itself.
+ * fields (`fillsOwnSpec`, ADR 0134) or labels (`fillsOwnLabels`, ADR 0137) it fills in itself,
+ * nor its Cluster's ownerReference (`fillsOwnClusterOwner`, ADR 0151).
  */
 export function ownChangeMatters(change: ObjectChange, echoes: OwnWriteEchoes = {}): boolean {
   if (change.type === 'REMOVE') return false;
@@ -30,8 +34,19 @@ export function ownChangeMatters(change: ObjectChange, echoes: OwnWriteEchoes = 
     !sameLabelsBut(before.labels ?? {}, after.labels ?? {}, echoes.fillsOwnLabels ?? []) ||
     !deepEqual(before.annotations ?? {}, after.annotations ?? {}) ||
     (!deepEqual(before.finalizers ?? [], after.finalizers ?? []) && !onlyAdded(before.finalizers ?? [], after.finalizers ?? [], echoes.finalizer)) ||
-    !deepEqual(before.ownerReferences ?? [], after.ownerReferences ?? [])
+    !sameOwnersBut(before.ownerReferences ?? [], after.ownerReferences ?? [], echoes.fillsOwnClusterOwner === true)
   );
+}
+
+/**
+ * Equal ownerReferences, or (for a reconciler that makes its Cluster an owner, ADR 0151) ones that
+ * differ only in the reference to a Cluster, which is now there.
+ */
+function sameOwnersBut(before: readonly OwnerReference[], after: readonly OwnerReference[], clusterFilled: boolean): boolean {
+  if (deepEqual(before, after)) return true;
+  if (!clusterFilled) return false;
+  const isCluster = (ref: OwnerReference) => ref.kind === 'Cluster' && groupOf(ref.apiVersion) === CLUSTER_GROUP;
+  return after.some(isCluster) && deepEqual(before.filter((r) => !isCluster(r)), after.filter((r) => !isCluster(r)));
 }
 
 /** Equal labels, or labels that differ only in `filled` keys that went from absent to set. */

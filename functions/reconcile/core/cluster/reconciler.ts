@@ -42,9 +42,11 @@ export const MACHINE_SET_CHANGES_A_CLUSTER_READS: readonly string[] = [
 /**
  * What a Cluster reads of a MachineDeployment: its spec (desired replicas, the version a topology
  * upgrade sequences) and metadata. Its status sums its MachineSets' counters, which wake the
- * Cluster themselves, and is not read.
+ * Cluster themselves, and is not read. Nor are its ownerReferences: the Cluster finds its
+ * MachineDeployments by label, and the one reference that concerns it is to itself, which the
+ * MachineDeployment adds on its first reconcile (ADR 0151) and a topology already made it with.
  */
-export const MACHINE_DEPLOYMENT_CHANGES_A_CLUSTER_READS: readonly string[] = METADATA_AND_SPEC;
+export const MACHINE_DEPLOYMENT_CHANGES_A_CLUSTER_READS: readonly string[] = METADATA_AND_SPEC.filter((path) => path !== 'metadata.ownerReferences');
 
 export const clusterReconciler: ReconcilerDefinition<ClusterScope> = {
   kind: { group: CORE_GROUP, kind: 'Cluster' },

@@ -22,6 +22,7 @@ export const MACHINE_FINALIZER = 'machine.cluster.x-k8s.io';
 
 export const machineReconciler: ReconcilerDefinition<MachineScope> = {
   kind: { group: CORE_GROUP, kind: 'Machine' },
+  fillsOwnClusterOwner: true,
   finalizer: MACHINE_FINALIZER,
   // The providerID copied from the InfraMachine: the node phase after it already used it.
   fillsOwnSpec: ['spec.providerID'],

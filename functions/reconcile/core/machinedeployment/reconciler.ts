@@ -19,6 +19,7 @@ export const machineDeploymentReconciler: ReconcilerDefinition<MachineDeployment
   // MachineSet is modified by its own first reconcile (finalizer, status), which wakes it (ADR 0137).
   watches: [{ kind: { group: CORE_GROUP, kind: 'MachineSet' }, by: 'owner', on: ['MODIFY', 'REMOVE'] }],
   finalizer: MACHINE_DEPLOYMENT_FINALIZER,
+  fillsOwnClusterOwner: true,
   createScope: createMachineDeploymentScope,
   phases: [labelMachineDeploymentPhase, ownMachineDeploymentPhase, findMachineSetsPhase, rolloutPhase, machineDeploymentConditionsPhase],
   deletePhases: [findMachineSetsPhase, deleteMachineSetsPhase],

@@ -78,6 +78,7 @@ const ownedByCluster = clusterOwnershipPhase({ ownsSelf: () => true, templates: 
 
 export const machineHealthCheckReconciler: ReconcilerDefinition<MachineHealthCheckScope> = {
   kind: { group: CORE_GROUP, kind: 'MachineHealthCheck' },
+  fillsOwnClusterOwner: true,
   // Machines of the same cluster, when what the rules read changes (a Node's health reaches the
   // Machine as its NodeHealthy condition). The rules read a condition's status and how long it
   // has held it, never its reason or message: a Machine's many reason-only writes while it comes

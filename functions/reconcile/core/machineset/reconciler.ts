@@ -36,6 +36,7 @@ export const MACHINE_CHANGES_A_MACHINE_SET_READS: readonly string[] = [
  */
 export const machineSetReconciler: ReconcilerDefinition<MachineSetScope> = {
   kind: { group: CORE_GROUP, kind: 'MachineSet' },
+  fillsOwnClusterOwner: true,
   watches: [{ kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'owner', changes: MACHINE_CHANGES_A_MACHINE_SET_READS }],
   finalizer: MACHINE_SET_FINALIZER,
   createScope: createMachineSetScope,

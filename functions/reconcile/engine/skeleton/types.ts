@@ -137,6 +137,8 @@ export interface ReconcilerDefinition<S extends Scope> {
   fillsOwnSpec?: readonly string[];
   /** Label keys it sets on its own object the same way: their appearance is its own echo (ADR 0137). */
   fillsOwnLabels?: readonly string[];
+  /** It makes its Cluster an owner of its own object the same way: that reference appearing is its own echo (ADR 0151). */
+  fillsOwnClusterOwner?: boolean;
   watches: readonly Watch[];
   createScope(ctx: ReconcileContext, object: StoredObject): S | Promise<S>;
   phases: readonly Phase<S>[];

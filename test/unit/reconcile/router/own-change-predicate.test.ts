@@ -78,6 +78,30 @@ describe('a label write that only adds the labels the reconciler sets on itself 
   });
 });
 
+describe("a reconciler that makes its Cluster an owner of its own object hears nothing of that reference's appearing", () => {
+  const ref = (kind: string, name: string, uid: string, apiVersion = 'cluster.x-k8s.io/v1beta2') => ({ apiVersion, kind, name, uid, controller: false, blockOwnerDeletion: true });
+  const cluster = ref('Cluster', 'c1', 'uid-c1');
+  const set = { ...ref('MachineSet', 'ms', 'uid-ms'), controller: true };
+  type Refs = NonNullable<StoredObject['metadata']['ownerReferences']>;
+  it.each<[string, Refs, Refs, boolean]>([
+    ['the Cluster added', [], [cluster], false],
+    ['the Cluster added beside a controller', [set], [set, cluster], false],
+    ['an earlier Cluster of that name replaced (moved, recreated)', [ref('Cluster', 'c1', 'uid-old')], [cluster], false],
+    ['the Cluster removed by someone else', [cluster], [], true],
+    ['the Cluster added with another owner', [], [cluster, set], true],
+    ['another owner only', [], [set], true],
+    ['a kind named Cluster of another group', [], [ref('Cluster', 'c1', 'u', 'example.com/v1')], true],
+  ])('%s', (_label, before, after, matters) => {
+    const change = { type: 'MODIFY' as const, oldObject: machine({ ownerReferences: before }), newObject: machine({ ownerReferences: after, resourceVersion: '2' }) };
+    expect(ownChangeMatters(change, { fillsOwnClusterOwner: true })).toBe(matters);
+  });
+
+  it('without fillsOwnClusterOwner every ownerReference change counts', () => {
+    const change = { type: 'MODIFY' as const, oldObject: machine(), newObject: machine({ ownerReferences: [cluster], resourceVersion: '2' }) };
+    expect(ownChangeMatters(change)).toBe(true);
+  });
+});
+
 describe('a creation is heard of; a removal is not (the reconcile would find the object gone)', () => {
   it.each<[string, ObjectChange, boolean]>([
     ['a creation', { type: 'INSERT', newObject: machine() }, true],
