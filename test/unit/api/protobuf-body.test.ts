@@ -101,6 +101,16 @@ describe('through the API', () => {
     expect((await deps.store.list({ group: '', kind: 'ConfigMap' })).items).toEqual([]);
   });
 
+  it('a map key __proto__ stays a key and is refused as in a JSON body; nothing is stored', async () => {
+    const body = kubernetesBody('v1', 'ConfigMap', [objectMeta([[1, 'c']]), entry(2, '__proto__', 'x')]);
+    expect(Object.keys(objectFromProtobuf(body).data ?? {})).toEqual(['__proto__']);
+    const deps = memoryApiDeps({ authenticate: writer });
+    const response = await post(deps, '/api/v1/namespaces/default/configmaps', body);
+    expect(response.status).toBe(400);
+    expect(response.body).toContain('__proto__');
+    expect((await deps.store.list({ group: '', kind: 'ConfigMap' })).items).toEqual([]);
+  });
+
   it('a protobuf Cluster is a 415 Status, as the Kubernetes API server answers for custom resources', async () => {
     const deps = memoryApiDeps({ authenticate: writer });
     const response = await post(deps, '/apis/cluster.x-k8s.io/v1beta2/namespaces/default/clusters', kubernetesBody('cluster.x-k8s.io/v1beta2', 'Cluster', []));

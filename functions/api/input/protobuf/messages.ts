@@ -37,16 +37,16 @@ const MAX_DEPTH = 8;
 export function readMessage(bytes: Uint8Array, table: MessageTable, what: string, depth = 0): JsonRecord {
   if (depth > MAX_DEPTH) throw new BadRequestError(`the request body is not valid protobuf: ${what} nests too deep`);
   const out: JsonRecord = {};
-  const maps = new Map<string, Record<string, string>>();
+  // Entries go through a Map: a key such as `__proto__` stays a key, and the structure check refuses it as in a JSON body.
+  const maps = new Map<string, Map<string, string>>();
   const lists = new Map<string, unknown[]>();
   for (const entry of readFields(bytes, what)) {
     const spec = table[entry.field];
     if (!spec) continue;
     const path = `${what}.${spec.name}`;
     if (spec.type === 'stringMap' || spec.type === 'bytesMap') {
-      const map = maps.get(spec.name) ?? {};
-      const [key, value] = mapEntry(bytesOf(entry, path), spec.type, path, depth);
-      map[key] = value;
+      const map = maps.get(spec.name) ?? new Map<string, string>();
+      map.set(...mapEntry(bytesOf(entry, path), spec.type, path, depth));
       maps.set(spec.name, map);
       continue;
     }
@@ -63,7 +63,7 @@ export function readMessage(bytes: Uint8Array, table: MessageTable, what: string
     list.push(value);
     lists.set(spec.name, list);
   }
-  for (const [name, map] of maps) out[name] = map;
+  for (const [name, map] of maps) out[name] = Object.fromEntries(map);
   for (const [name, list] of lists) out[name] = list;
   return out;
 }
