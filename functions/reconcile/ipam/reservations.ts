@@ -102,6 +102,28 @@ function reservationFor(pool: StoredObject, ip: Ip, claim: StoredObject): KubeOb
 export type ReserveOutcome = { reserved: true; reservation: StoredObject; address: Ip } | { reserved: false };
 
 /**
+ * Reserves one given address for the claim (create-if-absent); when another claim holds it, says
+ * which. Reserving it again for the same claim is a no-op.
+ */
+export async function reserveAddress(
+  store: ObjectStore,
+  pool: StoredObject,
+  ip: Ip,
+  claim: StoredObject,
+): Promise<{ reserved: true } | { reserved: false; holder: string }> {
+  const wanted = reservationFor(pool, ip, claim);
+  try {
+    await store.create(wanted);
+    return { reserved: true };
+  } catch (error) {
+    if (!isAlreadyExists(error)) throw error;
+    const holder = await store.get(keyOf(wanted));
+    if (!holder || isReservationOf(holder, claim)) return { reserved: true };
+    return { reserved: false, holder: stringAt(holder, 'spec', 'claimRef', 'name') ?? holder.metadata.name };
+  }
+}
+
+/**
  * Reserves the lowest address of `set` that no reservation holds. Each candidate costs one
  * create-if-absent; one lost to another claim is skipped. Ends when a create succeeds or every
  * address has been found taken.

@@ -6,13 +6,14 @@
 import { isDeleting, keyOf, type StoredObject } from '../../../../shared/contracts/object.js';
 import { inClusterIPPoolSpecSchema } from '../../../../shared/contracts/schemas/ipam/in-cluster-ip-pool.js';
 import { isAlreadyExists, isNotFound } from '../../../../shared/errors/index.js';
-import type { Ip } from '../../../../shared/ipam/ip.js';
+import { formatIp, type Ip, parseIp } from '../../../../shared/ipam/ip.js';
+import { stringAt } from '../../../../shared/contracts/json.js';
 import { analysePool } from '../../../../shared/ipam/pool-spec.js';
 import { updateFresh } from '../../engine/references/update-fresh.js';
 import { CLUSTER_KIND, isPaused, owningClusterName } from '../../engine/skeleton/pause.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { isInClusterPoolRef, poolKey, poolRefOf } from '../pool-ref.js';
-import { reservationOfClaim, reservationsOfPool, reservedAddress, reserveLowestFree } from '../reservations.js';
+import { reservationOfClaim, reservationsOfPool, reserveAddress, reservedAddress, reserveLowestFree } from '../reservations.js';
 import {
   CONDITION_READY,
   FINALIZER_PROTECT_ADDRESS,
@@ -62,16 +63,35 @@ export async function clusterPausedPhase(s: ClaimScope): Promise<PhaseResult | u
   return undefined;
 }
 
-/** The IPAddress already made for this claim: nothing else to do. */
+/** The IPAddress already made for this claim: nothing else to do but hold its reservation. */
 export async function existingAddressPhase(s: ClaimScope): Promise<PhaseResult | undefined> {
   const address = await s.ctx.store.get(addressKey(s));
   if (!address) return undefined;
   if (!belongsToClaim(address, s.object)) {
     return notReady(s, REASON_ALLOCATION_FAILED, `IPAddress ${address.metadata.name} exists and was not allocated for this claim`);
   }
+  const conflict = await reserveMovedAddress(s, address);
+  if (conflict) return notReady(s, REASON_ALLOCATION_FAILED, conflict);
   s.addressName = address.metadata.name;
   s.conditions.push({ type: CONDITION_READY, status: 'True', reason: REASON_ALLOCATED });
   return { stop: true };
+}
+
+/**
+ * An IPAddress without the claim's reservation came from elsewhere: `clusterctl move` (or a
+ * restore) brings the claim and its IPAddress, but reservations are capless's own bookkeeping,
+ * neither served nor moved (ADR 0070). Its address is reserved again, so the pool counts it and
+ * hands it to no other claim; another claim holding it is a conflict, said on the claim.
+ */
+async function reserveMovedAddress(s: ClaimScope, address: StoredObject): Promise<string | undefined> {
+  if (await reservationOfClaim(s.ctx.store, s.object)) return undefined;
+  const ref = s.claim?.spec.poolRef;
+  const text = stringAt(address, 'spec', 'address');
+  const ip = text === undefined ? undefined : parseIp(text);
+  const pool = ref && (await s.ctx.store.get(poolKey(ref, s.object.metadata.namespace)));
+  if (!pool || !ip) return undefined;
+  const outcome = await reserveAddress(s.ctx.store, pool, ip, s.object);
+  return outcome.reserved ? undefined : `IPAddress ${address.metadata.name} holds ${formatIp(ip)}, which ${pool.kind} ${pool.metadata.name} has reserved for claim ${outcome.holder}`;
 }
 
 /**
