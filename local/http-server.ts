@@ -8,17 +8,35 @@ import { TooLargeError } from '../shared/errors/index.js';
 
 export type RequestHandler = (request: ApiRequest) => Promise<ApiResponse>;
 
+/** How long the embedded server waits on a client; Node's own defaults but for keep-alive. */
+export interface ConnectionTimeouts {
+  /** An idle connection after a response is closed after this long (Node: 5 s). */
+  keepAliveMs: number;
+  /**
+   * A request's headers must arrive within this long of the connection opening or of the
+   * previous response (Node: 60 s); otherwise the connection is closed without a reply.
+   */
+  headersMs: number;
+  /** How often Node checks the headers timeout (Node: 30 s); a timeout fires up to this late. */
+  checkIntervalMs: number;
+}
+
+export const DEFAULT_CONNECTION_TIMEOUTS: ConnectionTimeouts = { keepAliveMs: 5_000, headersMs: 60_000, checkIntervalMs: 30_000 };
+
 /** The embedded server: Node's http adapted to the same request/response the Lambda handler uses. */
 export async function listen(
   handler: RequestHandler,
-  options: { host: string; port: number; tls?: { key: string; cert: string } },
+  options: { host: string; port: number; tls?: { key: string; cert: string }; timeouts?: ConnectionTimeouts },
 ): Promise<{ server: Server; url: string; close(): Promise<void> }> {
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     void serve(req, res, handler);
   };
+  const timeouts = options.timeouts ?? DEFAULT_CONNECTION_TIMEOUTS;
+  const serverOptions = { connectionsCheckingInterval: timeouts.checkIntervalMs, headersTimeout: timeouts.headersMs, keepAliveTimeout: timeouts.keepAliveMs };
   // kubectl sends bearer tokens only over TLS, so kubeconfig clients need `tls`.
-  const server: Server = options.tls ? createTlsServer({ key: options.tls.key, cert: options.tls.cert }, onRequest) : createServer(onRequest);
-  server.keepAliveTimeout = 5_000;
+  const server: Server = options.tls
+    ? createTlsServer({ ...serverOptions, key: options.tls.key, cert: options.tls.cert }, onRequest)
+    : createServer(serverOptions, onRequest);
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -37,12 +55,18 @@ export async function listen(
   };
 }
 
+/** Node's error codes for a client that sent nothing (more) in time or went away. */
+const SILENT_CLIENT_ERRORS = new Set(['ERR_HTTP_REQUEST_TIMEOUT', 'ECONNRESET']);
+
 /**
  * Requests Node's HTTP parser refuses before any handler runs (a malformed method or request
  * line, headers over the size limit) still get a Kubernetes Status, then the connection closes.
+ * A connection on which no request arrived in time is closed without a reply, as Go's net/http
+ * (the API server's) does: Go clients open connections they may never use, and a reply they did
+ * not ask for is logged as "Unsolicited response received on idle HTTP channel".
  */
 function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  if (!socket.writable) {
+  if (!socket.writable || (error.code !== undefined && SILENT_CLIENT_ERRORS.has(error.code))) {
     socket.destroy();
     return;
   }
