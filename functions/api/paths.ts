@@ -9,7 +9,15 @@ export interface ResourcePath {
   /** Undefined for a list across all namespaces. */
   namespace?: string;
   name?: string;
-  subresource?: 'status';
+  subresource?: Subresource;
+}
+
+export type Subresource = 'status' | 'scale';
+
+function servedSubresource(info: KindInfo, subresource: string): Subresource | undefined {
+  if (subresource === 'status' && info.statusSubresource) return 'status';
+  if (subresource === 'scale' && info.scale !== undefined) return 'scale';
+  return undefined;
 }
 
 const SEGMENT = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
@@ -82,7 +90,8 @@ export function parseResourcePath(path: string, kinds: KindRegistry): ResourcePa
     throw new NotFoundError(`the server could not find the requested resource: ${plural}${group ? `.${group}` : ''}/${version}`);
   }
   const scope = storeNamespace(info, plural, namespace, name);
-  if (subresource !== undefined && (subresource !== 'status' || !info.statusSubresource)) {
+  const served = subresource === undefined ? undefined : servedSubresource(info, subresource);
+  if (subresource !== undefined && served === undefined) {
     throw new NotFoundError(`the server could not find the requested resource: ${plural}/${subresource}`);
   }
   return {
@@ -90,7 +99,7 @@ export function parseResourcePath(path: string, kinds: KindRegistry): ResourcePa
     version,
     ...(scope !== undefined ? { namespace: scope } : {}),
     ...(name !== undefined ? { name } : {}),
-    ...(subresource === 'status' ? { subresource: 'status' as const } : {}),
+    ...(served !== undefined ? { subresource: served } : {}),
   };
 }
 

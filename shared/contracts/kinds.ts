@@ -32,7 +32,22 @@ export interface KindInfo extends GroupKind {
    * move only as part of a Cluster's, ClusterClass's or ClusterResourceSet's hierarchy.
    */
   clusterctlMove?: 'move' | 'move-hierarchy';
+  /** Has a scale subresource (`/scale`, `kubectl scale`, the cluster autoscaler) over these fields. */
+  scale?: ScaleSubresource;
 }
+
+/**
+ * A CRD's `subresources.scale`: where the desired and current replica counts and the label
+ * selector of what is counted live in the object (dot-separated paths, as the CRD writes them).
+ */
+export interface ScaleSubresource {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
+
+/** The scale subresource every Cluster API kind with replicas declares. */
+const REPLICAS_SCALE: ScaleSubresource = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' };
 
 const CORE = 'cluster.x-k8s.io';
 const BOOTSTRAP = 'bootstrap.cluster.x-k8s.io';
@@ -52,14 +67,14 @@ export const BUILTIN_KINDS: readonly KindInfo[] = [
   kind('', 'Namespace', 'namespaces', ['v1'], { namespaced: false, statusSubresource: false, shortNames: ['ns'], printerColumns: CLUSTER_API_COLUMNS.Namespace }),
   kind(CORE, 'Cluster', 'clusters', V1BETA2, { shortNames: ['cl'], printerColumns: CLUSTER_API_COLUMNS.Cluster }),
   kind(CORE, 'Machine', 'machines', V1BETA2, { shortNames: ['ma'], printerColumns: CLUSTER_API_COLUMNS.Machine }),
-  kind(CORE, 'MachineSet', 'machinesets', V1BETA2, { shortNames: ['ms'], printerColumns: CLUSTER_API_COLUMNS.MachineSet }),
-  kind(CORE, 'MachineDeployment', 'machinedeployments', V1BETA2, { shortNames: ['md'], printerColumns: CLUSTER_API_COLUMNS.MachineDeployment }),
-  kind(CORE, 'MachinePool', 'machinepools', V1BETA2, { readOnly: true, shortNames: ['mp'] }),
+  kind(CORE, 'MachineSet', 'machinesets', V1BETA2, { scale: REPLICAS_SCALE, shortNames: ['ms'], printerColumns: CLUSTER_API_COLUMNS.MachineSet }),
+  kind(CORE, 'MachineDeployment', 'machinedeployments', V1BETA2, { scale: REPLICAS_SCALE, shortNames: ['md'], printerColumns: CLUSTER_API_COLUMNS.MachineDeployment }),
+  kind(CORE, 'MachinePool', 'machinepools', V1BETA2, { readOnly: true, scale: REPLICAS_SCALE, shortNames: ['mp'] }),
   kind(CORE, 'MachineHealthCheck', 'machinehealthchecks', V1BETA2, { shortNames: ['mhc', 'mhcs'], printerColumns: CLUSTER_API_COLUMNS.MachineHealthCheck }),
   kind(CORE, 'ClusterClass', 'clusterclasses', V1BETA2, { shortNames: ['cc'], printerColumns: CLUSTER_API_COLUMNS.ClusterClass }),
   kind(BOOTSTRAP, 'KubeadmConfig', 'kubeadmconfigs', V1BETA2, { printerColumns: CLUSTER_API_COLUMNS.KubeadmConfig }),
   kind(BOOTSTRAP, 'KubeadmConfigTemplate', 'kubeadmconfigtemplates', V1BETA2, { statusSubresource: false, printerColumns: CLUSTER_API_COLUMNS.KubeadmConfigTemplate }),
-  kind(CONTROL_PLANE, 'KubeadmControlPlane', 'kubeadmcontrolplanes', V1BETA2, { shortNames: ['kcp'], printerColumns: CLUSTER_API_COLUMNS.KubeadmControlPlane }),
+  kind(CONTROL_PLANE, 'KubeadmControlPlane', 'kubeadmcontrolplanes', V1BETA2, { scale: REPLICAS_SCALE, shortNames: ['kcp'], printerColumns: CLUSTER_API_COLUMNS.KubeadmControlPlane }),
   kind(CONTROL_PLANE, 'KubeadmControlPlaneTemplate', 'kubeadmcontrolplanetemplates', V1BETA2, { statusSubresource: false, shortNames: ['kcpt'] }),
   kind(INFRASTRUCTURE, 'InMemoryCluster', 'inmemoryclusters', ['v1beta2']),
   kind(INFRASTRUCTURE, 'InMemoryClusterTemplate', 'inmemoryclustertemplates', ['v1beta2'], { statusSubresource: false }),

@@ -78,6 +78,11 @@ function resourceEntries(info: KindInfo) {
     ...(shortNames.length > 0 ? { shortNames } : {}),
     ...(info.group === '' ? {} : { categories: ['cluster-api'] }),
   };
-  if (!info.statusSubresource || info.readOnly) return [main];
-  return [main, { name: `${info.plural}/status`, singularName: '', namespaced: info.namespaced, kind: info.kind, verbs: ['get', 'patch', 'update'] }];
+  if (info.readOnly) return [main];
+  const subresource = { singularName: '', namespaced: info.namespaced, verbs: ['get', 'patch', 'update'] };
+  return [
+    main,
+    ...(info.statusSubresource ? [{ name: `${info.plural}/status`, ...subresource, kind: info.kind }] : []),
+    ...(info.scale ? [{ name: `${info.plural}/scale`, ...subresource, group: 'autoscaling', version: 'v1', kind: 'Scale' }] : []),
+  ];
 }

@@ -24,6 +24,7 @@ import { isWatch } from '../watch/watch-options.js';
 import { list } from './list.js';
 import { presentAs } from './present.js';
 import { admitAgainstStore } from '../store-admission.js';
+import { scaleChangeOf, scaleOf, withScale } from './scale.js';
 
 export interface ResourceDeps {
   store: ObjectStore;
@@ -62,6 +63,7 @@ function dispatch(path: ResourcePath, call: Call): Promise<ApiResponse> {
   if (path.info.readOnly && call.request.method !== 'GET') {
     throw new MethodNotAllowedError(`${path.info.plural}.${path.info.group} are served read-only: capless has no controller for ${path.info.kind} (${call.request.method} is not allowed)`);
   }
+  if (path.subresource === 'scale') return dispatchScale(requireName(path), call);
   switch (call.request.method) {
     case 'GET':
       return path.name === undefined ? list(call.request, path, call.principal, call.deps.store, call.deps.watches) : read(path, call);
@@ -166,6 +168,11 @@ async function replace(path: NamedPath, call: Call): Promise<ApiResponse> {
 }
 
 async function write(body: unknown, old: StoredObject, path: NamedPath, call: Call): Promise<ApiResponse> {
+  return jsonResponse(200, shown(await writeObject(body, old, path, call), path, call));
+}
+
+/** Admits and stores an update (a dry run stores nothing); what the object is afterwards. */
+async function writeObject(body: unknown, old: StoredObject, path: NamedPath, call: Call): Promise<KubeObject> {
   const t = target(path, path.namespace);
   const status = path.subresource === 'status';
   const admitted = status
@@ -177,10 +184,27 @@ async function write(body: unknown, old: StoredObject, path: NamedPath, call: Ca
     });
   }
   // A write that changes nothing keeps the resourceVersion and emits no change (as Kubernetes does).
-  if (deepEqual(admitted, old)) return jsonResponse(200, shown(old, path, call));
-  if (call.dryRun) return jsonResponse(200, shown(admitted, path, call));
-  const stored = status ? await call.deps.store.updateStatus(admitted) : await call.deps.store.update(admitted);
-  return jsonResponse(200, shown(stored, path, call));
+  if (deepEqual(admitted, old)) return old;
+  if (call.dryRun) return admitted;
+  return status ? await call.deps.store.updateStatus(admitted) : await call.deps.store.update(admitted);
+}
+
+/** `/scale`: get, replace or patch the Scale; a write sets the desired replicas and is an update of the object. */
+async function dispatchScale(path: NamedPath, call: Call): Promise<ApiResponse> {
+  const scale = path.info.scale;
+  if (scale === undefined) throw new NotFoundError(`the server could not find the requested resource: ${path.info.plural}/scale`);
+  const method = call.request.method;
+  if (method !== 'GET' && method !== 'PUT' && method !== 'PATCH') throw new MethodNotAllowedError(`method ${method} is not allowed on ${path.info.plural}/scale`);
+  const body = method === 'PUT' ? parseObjectBody(call.request) : undefined;
+  const patchBody = method === 'PATCH' ? parsePatchBody(call.request) : undefined;
+  const old = await getOrThrow(call.deps.store, path.info, path.namespace, path.name);
+  if (method === 'GET') return jsonResponse(200, scaleOf(old, scale));
+  const current = scaleOf(old, scale);
+  const requested = patchBody === undefined ? body : patchBody.type === 'application/json-patch+json' ? applyJsonPatch(current, patchBody.patch) : applyMergePatch(current, patchBody.patch);
+  const change = scaleChangeOf(requested, { name: path.name, ...(path.info.namespaced ? { namespace: path.namespace } : {}) });
+  const updated = withScale(old, scale, change);
+  const objectPath: NamedPath = { info: path.info, version: path.version, name: path.name, namespace: path.namespace };
+  return jsonResponse(200, scaleOf(await writeObject(updated, old, objectPath, call), scale));
 }
 
 async function patch(path: NamedPath, call: Call): Promise<ApiResponse> {

@@ -14,7 +14,7 @@ import {
   LABEL_PROVIDER,
 } from '../clusterctl/labels.js';
 import type { JsonRecord } from '../json.js';
-import type { KindInfo } from '../kinds.js';
+import type { KindInfo, ScaleSubresource } from '../kinds.js';
 import { openApiSchemaOf } from '../openapi.js';
 import type { ContractVersion } from '../provider-contract.js';
 
@@ -97,7 +97,7 @@ export function customResourceDefinition(info: KindInfo, options: CrdLabelOption
         served: true,
         storage: name === storage,
         schema: { openAPIV3Schema: openApiSchemaOf(info, name) },
-        ...(info.statusSubresource ? { subresources: { status: {} } } : {}),
+        ...subresourcesOf(info),
         ...(info.printerColumns && info.printerColumns.length > 0 ? { additionalPrinterColumns: info.printerColumns.map((c) => ({ ...c })) } : {}),
       })),
       conversion: { strategy: 'None' },
@@ -123,4 +123,10 @@ function stableUid(name: string): string {
     })
     .join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** `subresources` of a version, as the kind declares them (none: the key is absent). */
+function subresourcesOf(info: KindInfo): { subresources?: { status?: Record<string, never>; scale?: ScaleSubresource } } {
+  if (!info.statusSubresource && info.scale === undefined) return {};
+  return { subresources: { ...(info.scale ? { scale: { ...info.scale } } : {}), ...(info.statusSubresource ? { status: {} } : {}) } };
 }
