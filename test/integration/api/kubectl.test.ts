@@ -20,6 +20,8 @@ const DEBIAN_KUBECTL = resolve(import.meta.dirname, '../../../.tools/kubernetes-
 const BINARIES = process.env.KUBECTL ? [process.env.KUBECTL] : ['kubectl', ...(existsSync(DEBIAN_KUBECTL) ? [DEBIAN_KUBECTL] : [])];
 const run = promisify(execFile);
 const SAMPLE = resolve(import.meta.dirname, '../../fixtures/simple-cluster.yaml');
+const MD_KEY = { group: 'cluster.x-k8s.io', kind: 'MachineDeployment', namespace: 'default', name: 'worker-md-0' };
+const KCP_KEY = { group: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane', namespace: 'default', name: 'controlplane' };
 
 describe.each(BINARIES)('kubectl (%s) against the capless API', (KUBECTL) => {
   let api: TestApi;
@@ -110,6 +112,28 @@ describe.each(BINARIES)('kubectl (%s) against the capless API', (KUBECTL) => {
     expect(items.map((i) => stringAt(i, 'metadata', 'name'))).toEqual(['worker-md-0']);
     expect(stringAt(items[0], 'metadata', 'uid')).toMatch(/./);
     expect((await kubectl('get', 'machines.cluster.x-k8s.io', '-o', 'yaml')).stdout).toMatch(/^apiVersion: v1\nitems: \[\]\nkind: List/);
+  });
+
+  it.each([
+    ['a MachineDeployment (a merge patch of its Scale)', ['scale', 'md', 'worker-md-0', '--replicas=2'], 'machinedeployment.cluster.x-k8s.io/worker-md-0 scaled', MD_KEY, 2],
+    ['with --current-replicas (GET then PUT of the Scale)', ['scale', 'md', 'worker-md-0', '--current-replicas=2', '--replicas=4'], 'machinedeployment.cluster.x-k8s.io/worker-md-0 scaled', MD_KEY, 4],
+    ['a KubeadmControlPlane', ['scale', 'kcp', 'controlplane', '--replicas=5'], 'kubeadmcontrolplane.controlplane.cluster.x-k8s.io/controlplane scaled', KCP_KEY, 5],
+  ])('scale %s through the scale subresource', async (_what, args, output, key, replicas) => {
+    const result = await kubectl(...args);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout.trim()).toBe(output);
+    expect((await api.store.get(key))?.spec?.replicas).toBe(replicas);
+  });
+
+  it.each([
+    ['a stale --current-replicas', ['scale', 'md', 'worker-md-0', '--current-replicas=9', '--replicas=1'], /Expected replicas to be 9, was 4/],
+    ['an even control plane with stacked etcd', ['scale', 'kcp', 'controlplane', '--replicas=4'], /is invalid: spec\.replicas: Invalid value: 4: cannot be an even number when etcd is stacked/],
+  ])('scale refuses %s and changes nothing', async (_what, args, message) => {
+    const result = await kubectl(...args);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(message);
+    expect((await api.store.get(MD_KEY))?.spec?.replicas).toBe(4);
+    expect((await api.store.get(KCP_KEY))?.spec?.replicas).toBe(5);
   });
 
   it('surfaces server errors as kubectl errors', async () => {
