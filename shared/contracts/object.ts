@@ -159,5 +159,8 @@ export const ANNOTATION_UPGRADE_GATE_APPROVED_VERSION = 'upgrade-gate.capless.de
 /** On a MachineSet: its MachineDeployment's replicas, and those plus maxSurge, when it was last scaled (Cluster API writes them; capless reads them). */
 export const ANNOTATION_DESIRED_REPLICAS = 'machinedeployment.clusters.x-k8s.io/desired-replicas';
 export const ANNOTATION_MAX_REPLICAS = 'machinedeployment.clusters.x-k8s.io/max-replicas';
+/** On a MachineDeployment or MachineSet: the node group bounds of the cluster autoscaler's Cluster API provider. */
+export const ANNOTATION_AUTOSCALER_MIN_SIZE = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size';
+export const ANNOTATION_AUTOSCALER_MAX_SIZE = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size';
 /** `<namespace>/<name>` of a Secret whose `ca.crt` becomes an ExtensionConfig's caBundle. */
 export const ANNOTATION_INJECT_CA_FROM_SECRET = 'runtime.cluster.x-k8s.io/inject-ca-from-secret';

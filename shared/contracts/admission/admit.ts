@@ -6,6 +6,7 @@
 
 import { NotFoundError } from '../../errors/index.js';
 import { convertReferences } from '../conversion/references.js';
+import { defaultAutoscaledReplicas } from '../defaulting/autoscaler-replicas.js';
 import { convertV1beta1Spec } from '../conversion/v1beta1-to-v1beta2.js';
 import { clone, isRecord, type JsonRecord } from '../json.js';
 import type { KindRegistry } from '../kinds.js';
@@ -95,6 +96,7 @@ function identityErrors(obj: JsonRecord, old: KubeObject): FieldError[] {
 export function admitCreate(obj: unknown, ctx: AdmissionContext): KubeObject {
   const { env, obj: prepared, errors, inStorageVersion } = prepare(obj, ctx);
   if (env.info.statusSubresource) delete prepared.status;
+  errors.push(...defaultAutoscaledReplicas(env.group, env.info.kind, prepared, undefined));
   return unwrap(strategyFor(env.group, env.info.kind).admit(prepared, ctx, inStorageVersion), env, errors);
 }
 
@@ -102,6 +104,7 @@ export function admitCreate(obj: unknown, ctx: AdmissionContext): KubeObject {
 export function admitUpdate(newObj: unknown, oldObj: KubeObject, ctx: AdmissionContext): KubeObject {
   const { env, obj, errors, inStorageVersion } = prepare(newObj, ctx);
   errors.push(...identityErrors(obj, oldObj));
+  errors.push(...defaultAutoscaledReplicas(env.group, env.info.kind, obj, oldObj));
   if (env.info.statusSubresource) {
     if (oldObj.status === undefined) delete obj.status;
     else obj.status = clone(oldObj.status);
