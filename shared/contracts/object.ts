@@ -24,6 +24,8 @@ export interface ObjectMeta {
   ownerReferences?: OwnerReference[];
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
+  /** Server-side apply's record of who set which fields (functions/api/apply); kept as written. */
+  managedFields?: unknown[];
 }
 
 /** Any stored object. Kinds narrow `spec`/`status` through their own schemas. */

@@ -1,47 +1,42 @@
-import { assertNamespaceEmpty, isNamespaceKind } from './namespace-deletion.js';
-import type { KindInfo, KindRegistry } from '../../../shared/contracts/kinds.js';
-import { deepEqual, isRecord, stringAt } from '../../../shared/contracts/json.js';
-import type { KubeObject, ObjectKey, StoredObject } from '../../../shared/contracts/object.js';
-import { DEFAULT_NAMESPACE } from '../../../shared/contracts/object.js';
-import { BadRequestError, ConflictError, InvalidError, MethodNotAllowedError, NotFoundError } from '../../../shared/errors/index.js';
-import type { ObjectStore } from '../../../shared/ports/object-store.js';
-import type { Admission, AdmissionTarget } from '../admission-port.js';
+import { isRecord, stringAt } from '../../../shared/contracts/json.js';
+import { DEFAULT_NAMESPACE, type StoredObject } from '../../../shared/contracts/object.js';
+import { BadRequestError, InvalidError, MethodNotAllowedError } from '../../../shared/errors/index.js';
+import { APPLY_PATCH_TYPE, checkNonApplyOptions } from '../apply/apply-request.js';
+import { updateManagerOf } from '../apply/update-ownership.js';
 import type { Principal } from '../auth.js';
-import { parseObjectBody, parsePatchBody } from '../body.js';
+import { mediaType, parseObjectBody, parsePatchBody } from '../body.js';
 import { type ApiRequest, type ApiResponse, jsonResponse } from '../http.js';
 import { checkUntrustedStructure } from '../input/structure-limits.js';
 import { applyJsonPatch } from '../patch/json-patch.js';
 import { applyMergePatch } from '../patch/merge-patch.js';
 import { MAX_PATCHED_OBJECT_BYTES, jsonBytes } from '../patch/patch-budget.js';
 import type { ResourcePath } from '../paths.js';
-import { authorizeSecretVerb, redactStatus, secretValues, verbOf, visibleTo } from '../secret-access.js';
-import { statusFromError, successStatus } from '../status.js';
-import { deleteOptions } from './delete-options.js';
 import { negotiate } from '../representation/accept.js';
 import { tableOf } from '../representation/table.js';
-import type { WatchHub } from '../watch/watch-hub.js';
-import { isWatch } from '../watch/watch-options.js';
-import { list } from './list.js';
-import { presentAs } from './present.js';
+import { authorizeSecretVerb, redactStatus, secretValues, verbOf } from '../secret-access.js';
+import { statusFromError, successStatus } from '../status.js';
 import { admitAgainstStore } from '../store-admission.js';
-import { scaleChangeOf, scaleOf, withScale } from './scale.js';
+import { isWatch } from '../watch/watch-options.js';
+import { apply } from './apply-route.js';
+import { deleteOptions } from './delete-options.js';
+import { list } from './list.js';
+import { assertNamespaceEmpty, isNamespaceKind } from './namespace-deletion.js';
+import {
+  type Call,
+  type NamedPath,
+  type ResourceDeps,
+  checkManagedFields,
+  getOrThrow,
+  keyFor,
+  requireName,
+  shown,
+  target,
+  withStoredManagedFields,
+  writeObject,
+} from './object-writes.js';
+import { dispatchScale } from './scale-route.js';
 
-export interface ResourceDeps {
-  store: ObjectStore;
-  kinds: KindRegistry;
-  admission: Admission;
-  /** Serves `watch=true` (embedded mode); absent where the transport cannot stream. */
-  watches?: WatchHub;
-}
-
-interface Call {
-  request: ApiRequest;
-  principal: Principal;
-  deps: ResourceDeps;
-  dryRun: boolean;
-  /** Parsed bodies, kept so a Secret's error can be scrubbed of the values it carried. */
-  bodies: unknown[];
-}
+export type { ResourceDeps } from './object-writes.js';
 
 /** Create, read, list, replace, patch and delete objects of one kind (Kubernetes REST verbs). */
 export async function handleResource(request: ApiRequest, path: ResourcePath, principal: Principal, deps: ResourceDeps): Promise<ApiResponse> {
@@ -73,7 +68,7 @@ function dispatch(path: ResourcePath, call: Call): Promise<ApiResponse> {
     case 'PUT':
       return replace(requireName(path), call);
     case 'PATCH':
-      return patch(requireName(path), call);
+      return mediaType(call.request) === APPLY_PATCH_TYPE ? apply(requireName(path), call) : patch(requireName(path), call);
     case 'DELETE':
       return remove(requireName(path), call);
     default:
@@ -93,28 +88,6 @@ function dryRunOf(request: ApiRequest): boolean {
   return values.length > 0;
 }
 
-type NamedPath = ResourcePath & { name: string; namespace: string };
-
-function requireName(path: ResourcePath): NamedPath {
-  if (path.name === undefined || path.namespace === undefined) {
-    throw new MethodNotAllowedError('this verb needs a namespaced object name in the path');
-  }
-  return { ...path, name: path.name, namespace: path.namespace };
-}
-
-function keyFor(info: KindInfo, namespace: string, name: string): ObjectKey {
-  return { group: info.group, kind: info.kind, namespace, name };
-}
-
-function target(path: ResourcePath, namespace: string): AdmissionTarget {
-  return { info: path.info, version: path.version, namespace, ...(path.name !== undefined ? { name: path.name } : {}) };
-}
-
-/** The object as this caller may see it (see secret-access.ts). */
-function shown(object: KubeObject, path: ResourcePath, call: Call): KubeObject {
-  return visibleTo(presentAs(object, path.info), path.info, call.principal, false);
-}
-
 async function read(path: ResourcePath, call: Call): Promise<ApiResponse> {
   if (isWatch(call.request.query)) {
     throw new MethodNotAllowedError(`watch a single object through its collection with fieldSelector=metadata.name=${path.name ?? ''}`);
@@ -125,19 +98,10 @@ async function read(path: ResourcePath, call: Call): Promise<ApiResponse> {
   return jsonResponse(200, shown(object, path, call));
 }
 
-async function getOrThrow(store: ObjectStore, info: KindInfo, namespace: string, name: string): Promise<StoredObject> {
-  const object = await store.get(keyFor(info, namespace, name));
-  if (!object) {
-    throw new NotFoundError(`${info.plural}${info.group ? `.${info.group}` : ''} "${name}" not found`, {
-      details: { group: info.group, kind: info.plural, name },
-    });
-  }
-  return object;
-}
-
 async function create(path: ResourcePath, call: Call): Promise<ApiResponse> {
   const body = parseObjectBody(call.request);
   call.bodies.push(body);
+  checkManagedFields(body, path);
   const namespace = path.namespace ?? namespaceOfBody(body);
   const admitted = await admitAgainstStore(call.deps.admission.create(body, target(path, namespace)), undefined, call.deps.store);
   if (call.dryRun) return jsonResponse(201, shown(admitted, path, call));
@@ -164,50 +128,16 @@ async function replace(path: NamedPath, call: Call): Promise<ApiResponse> {
     });
   }
   const old = await getOrThrow(call.deps.store, path.info, path.namespace, path.name);
-  return write(body, old, path, call);
+  return write(withStoredManagedFields(body, old), old, path, call);
 }
 
 async function write(body: unknown, old: StoredObject, path: NamedPath, call: Call): Promise<ApiResponse> {
-  return jsonResponse(200, shown(await writeObject(body, old, path, call), path, call));
-}
-
-/** Admits and stores an update (a dry run stores nothing); what the object is afterwards. */
-async function writeObject(body: unknown, old: StoredObject, path: NamedPath, call: Call): Promise<KubeObject> {
-  const t = target(path, path.namespace);
-  const status = path.subresource === 'status';
-  const admitted = status
-    ? call.deps.admission.updateStatus(body, old, t)
-    : await admitAgainstStore(call.deps.admission.update(body, old, t), old, call.deps.store);
-  if (admitted.metadata.resourceVersion !== old.metadata.resourceVersion) {
-    throw new ConflictError(`Operation cannot be fulfilled on ${path.info.plural} "${path.name}": the object has been modified; please apply your changes to the latest version and try again`, {
-      details: { group: path.info.group, kind: path.info.plural, name: path.name },
-    });
-  }
-  // A write that changes nothing keeps the resourceVersion and emits no change (as Kubernetes does).
-  if (deepEqual(admitted, old)) return old;
-  if (call.dryRun) return admitted;
-  return status ? await call.deps.store.updateStatus(admitted) : await call.deps.store.update(admitted);
-}
-
-/** `/scale`: get, replace or patch the Scale; a write sets the desired replicas and is an update of the object. */
-async function dispatchScale(path: NamedPath, call: Call): Promise<ApiResponse> {
-  const scale = path.info.scale;
-  if (scale === undefined) throw new NotFoundError(`the server could not find the requested resource: ${path.info.plural}/scale`);
-  const method = call.request.method;
-  if (method !== 'GET' && method !== 'PUT' && method !== 'PATCH') throw new MethodNotAllowedError(`method ${method} is not allowed on ${path.info.plural}/scale`);
-  const body = method === 'PUT' ? parseObjectBody(call.request) : undefined;
-  const patchBody = method === 'PATCH' ? parsePatchBody(call.request) : undefined;
-  const old = await getOrThrow(call.deps.store, path.info, path.namespace, path.name);
-  if (method === 'GET') return jsonResponse(200, scaleOf(old, scale));
-  const current = scaleOf(old, scale);
-  const requested = patchBody === undefined ? body : patchBody.type === 'application/json-patch+json' ? applyJsonPatch(current, patchBody.patch) : applyMergePatch(current, patchBody.patch);
-  const change = scaleChangeOf(requested, { name: path.name, ...(path.info.namespaced ? { namespace: path.namespace } : {}) });
-  const updated = withScale(old, scale, change);
-  const objectPath: NamedPath = { info: path.info, version: path.version, name: path.name, namespace: path.namespace };
-  return jsonResponse(200, scaleOf(await writeObject(updated, old, objectPath, call), scale));
+  const ownership = path.subresource === 'status' ? undefined : { manager: updateManagerOf(call.request) };
+  return jsonResponse(200, shown(await writeObject(body, old, path, call, ownership), path, call));
 }
 
 async function patch(path: NamedPath, call: Call): Promise<ApiResponse> {
+  checkNonApplyOptions(call.request.query);
   const { type, patch: patchBody } = parsePatchBody(call.request);
   call.bodies.push(patchBody);
   const old = await getOrThrow(call.deps.store, path.info, path.namespace, path.name);
