@@ -136,6 +136,25 @@ describe.each(BINARIES)('kubectl (%s) against the capless API', (KUBECTL) => {
     expect((await api.store.get(KCP_KEY))?.spec?.replicas).toBe(5);
   });
 
+  it('apply --server-side takes over the objects, a later scale is its conflict, --force-conflicts resolves it', async () => {
+    const applied = await kubectl('apply', '--server-side', '-f', SAMPLE);
+    expect(applied).toMatchObject({ code: 0, stderr: '' });
+    expect(applied.stdout).toContain('machinedeployment.cluster.x-k8s.io/worker-md-0 serverside-applied');
+    expect((await api.store.get(MD_KEY))?.spec?.replicas).toBe(1);
+    // kubectl 1.26 and later also apply the client-side apply annotation they find, as manager kubectl-last-applied.
+    const entries = (await api.store.get(MD_KEY))?.metadata.managedFields ?? [];
+    expect(entries[0]).toMatchObject({ manager: 'kubectl', operation: 'Apply', fieldsV1: { 'f:spec': { 'f:replicas': {} } } });
+    expect(entries.slice(1)).toEqual(entries.length > 1 ? [expect.objectContaining({ manager: 'kubectl-last-applied', operation: 'Apply' })] : []);
+    expect((await kubectl('scale', 'md', 'worker-md-0', '--replicas=2')).code).toBe(0);
+    const conflict = await kubectl('apply', '--server-side', '-f', SAMPLE);
+    expect(conflict.code).not.toBe(0);
+    expect(conflict.stderr).toMatch(/Apply failed with 1 conflict: conflict with "kubectl" with subresource "scale" using cluster\.x-k8s\.io\/v1beta2: \.spec\.replicas/);
+    expect((await api.store.get(MD_KEY))?.spec?.replicas).toBe(2);
+    const forced = await kubectl('apply', '--server-side', '--force-conflicts', '-f', SAMPLE);
+    expect(forced).toMatchObject({ code: 0, stderr: '' });
+    expect((await api.store.get(MD_KEY))?.spec?.replicas).toBe(1);
+  });
+
   it('surfaces server errors as kubectl errors', async () => {
     const missing = await kubectl('get', 'cluster.cluster.x-k8s.io', 'nope');
     expect(missing.code).toBe(1);
