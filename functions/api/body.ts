@@ -2,7 +2,7 @@ import { parse as parseYaml } from 'yaml';
 import { BadRequestError, TooLargeError, UnsupportedMediaTypeError } from '../../shared/errors/index.js';
 import { type ApiRequest, MAX_BODY_BYTES } from './http.js';
 import { parseJsonText } from './input/json-text.js';
-import { PROTOBUF_MEDIA_TYPE, objectFromProtobuf } from './input/protobuf/core-v1.js';
+import { PROTOBUF_MEDIA_TYPE, objectFromProtobuf } from './input/protobuf/envelope.js';
 import { checkUntrustedStructure } from './input/structure-limits.js';
 
 const JSON_TYPES = ['application/json', 'application/yaml', 'application/apply-patch+yaml', '*/*', ''];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { handleApiRequest } from '../../../functions/api/api.js';
-import { objectFromProtobuf } from '../../../functions/api/input/protobuf/core-v1.js';
+import { objectFromProtobuf } from '../../../functions/api/input/protobuf/envelope.js';
 import { type Field, entry, kubernetesBody } from '../../support/protobuf-encoder.js';
 import { memoryApiDeps } from '../../support/api-deps.js';
 
@@ -54,6 +54,21 @@ describe('protobuf create bodies (client-go typed clients) read as the JSON they
       kubernetesBody('v1', 'ConfigMap', [objectMeta([[1, 'lean'], [4, '/api/v1/x'], [17, [[1, 'kubectl']]]]), [9, 'unknown']]),
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'lean' } },
     ],
+    [
+      'a SelfSubjectAccessReview from kubectl auth can-i: resource attributes, the empty ones left out',
+      kubernetesBody('authorization.k8s.io/v1', 'SelfSubjectAccessReview', [objectMeta([]), [2, [[1, [[1, 'default'], [2, 'create'], [3, 'cluster.x-k8s.io'], [4, ''], [5, 'clusters'], [6, ''], [7, '']]]]]]),
+      { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', metadata: {}, spec: { resourceAttributes: { namespace: 'default', verb: 'create', group: 'cluster.x-k8s.io', resource: 'clusters' } } },
+    ],
+    [
+      'a SelfSubjectRulesReview from kubectl auth can-i --list',
+      kubernetesBody('authorization.k8s.io/v1', 'SelfSubjectRulesReview', [objectMeta([]), [2, [[1, 'default']]]]),
+      { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', metadata: {}, spec: { namespace: 'default' } },
+    ],
+    [
+      'a SelfSubjectReview from kubectl auth whoami',
+      kubernetesBody('authentication.k8s.io/v1', 'SelfSubjectReview', [objectMeta([])]),
+      { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', metadata: {} },
+    ],
   ])('%s', (_what, body, expected) => {
     expect(objectFromProtobuf(body)).toEqual(expected);
   });
@@ -67,7 +82,7 @@ describe('protobuf create bodies (client-go typed clients) read as the JSON they
     ['a name that is not UTF-8', kubernetesBody('v1', 'Secret', [[1, [[1, Uint8Array.from([0xff, 0xfe])]]]]), 400, /Secret\.metadata\.name is not UTF-8/],
     ['a string field sent as a varint', kubernetesBody('v1', 'Secret', [[1, [[1, 5]]]]), 400, /Secret\.metadata\.name has the wrong wire type/],
     ['a generation past 2^53', kubernetesBody('v1', 'Secret', [[1, [[7, 2n ** 60n]]]]), 400, /generation is out of range/],
-    ['a kind with no table (apps/v1 Deployment)', kubernetesBody('apps/v1', 'Deployment', []), 415, /accepted for v1 Secret, ConfigMap, Namespace only/],
+    ['a kind with no table (apps/v1 Deployment)', kubernetesBody('apps/v1', 'Deployment', []), 415, /accepted for v1 Secret, ConfigMap, Namespace; authorization.k8s.io\/v1 SelfSubjectAccessReview, SelfSubjectRulesReview; authentication.k8s.io\/v1 SelfSubjectReview only/],
     ['a custom resource (Kubernetes serves them JSON only)', kubernetesBody('cluster.x-k8s.io/v1beta2', 'Cluster', []), 415, /send application\/json/],
     ['an inherited property name as the kind', kubernetesBody('v1', 'toString', []), 415, /only/],
     ['a compressed raw message', kubernetesBody('v1', 'Secret', [], [[3, 'gzip']]), 415, /content encoding "gzip" is not supported/],
