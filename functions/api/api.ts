@@ -10,6 +10,7 @@ import { apiGroupDocument, apiGroupList, apiResourceList, coreApiVersions, versi
 import { builtinOpenApi, openApiV2 } from './routes/openapi.js';
 import { type CrdDeps, crdResponse } from './routes/crds.js';
 import { handleResource } from './routes/resources.js';
+import { selfReviewResponse } from './routes/self-reviews.js';
 import { errorResponse } from './status.js';
 import type { WatchHub } from './watch/watch-hub.js';
 
@@ -41,6 +42,8 @@ export async function handleApiRequest(request: ApiRequest, deps: ApiDeps): Prom
     if (discovery) return discovery;
     const crds = crdResponse(request, deps);
     if (crds) return crds;
+    const review = selfReviewResponse(request, principal, deps.kinds);
+    if (review) return review;
     const resource = parseResourcePath(request.path, deps.kinds);
     if (!resource) throw new NotFoundError(`the server could not find the requested resource (${request.method} ${request.path})`);
     return await handleResource(request, resource, principal, deps);

@@ -42,12 +42,21 @@ export function verbOf(method: string, named: boolean): SecretVerb | undefined {
 /** Throws 403 unless the principal holds every permission the verb needs on a sensitive kind. */
 export function authorizeSecretVerb(info: KindInfo, verb: SecretVerb | undefined, principal: Principal, name: string | undefined): void {
   if (!info.sensitive || verb === undefined) return;
-  const missing = PERMISSIONS[verb].filter((p) => (p === 'read' ? !principal.canReadSecrets : !principal.canWriteSecrets));
+  const missing = missingPermissions(principal, verb);
   if (missing.length === 0) return;
   const target = name === undefined ? info.plural : `${info.plural} "${name}"`;
   throw new ForbiddenError(`${target} is forbidden: User "${principal.name}" cannot ${verb} resource "${info.plural}": it needs ${missing.map((p) => `secrets:${p}`).join(' and ')}`, {
     details: { group: info.group, kind: info.plural, ...(name !== undefined ? { name } : {}) },
   });
+}
+
+function missingPermissions(principal: Principal, verb: SecretVerb): ('read' | 'write')[] {
+  return PERMISSIONS[verb].filter((p) => (p === 'read' ? !principal.canReadSecrets : !principal.canWriteSecrets));
+}
+
+/** Whether the principal may use the verb on Secrets (what a self access review answers). */
+export function secretVerbAllowed(principal: Principal, verb: SecretVerb): boolean {
+  return missingPermissions(principal, verb).length === 0;
 }
 
 /** A Secret as this principal may see it: without `data` in lists, or unless it may read Secrets (admission folds `stringData` into `data`). */

@@ -1,6 +1,7 @@
 import type { KindInfo, KindRegistry } from '../../../shared/contracts/kinds.js';
 import { type ApiResponse, jsonResponse } from '../http.js';
 import { CRD_GROUP, CRD_RESOURCE } from './crds.js';
+import { REVIEW_RESOURCES } from './self-reviews.js';
 
 /** `/version`: what kubectl prints as the server version. */
 export function versionInfo(): ApiResponse {
@@ -27,13 +28,22 @@ const CRD_GROUP_ENTRY = {
   preferredVersion: { groupVersion: `${CRD_GROUP}/v1`, version: 'v1' },
 };
 
+/** The groups of the self-review resources (authorization.k8s.io, authentication.k8s.io), v1 only. */
+const REVIEW_GROUPS = [...new Set(REVIEW_RESOURCES.map((r) => r.group))].map((name) => ({
+  name,
+  versions: [{ groupVersion: `${name}/v1`, version: 'v1' }],
+  preferredVersion: { groupVersion: `${name}/v1`, version: 'v1' },
+}));
+
 export function apiGroupList(kinds: KindRegistry): ApiResponse {
-  const groups = [CRD_GROUP_ENTRY, ...kinds.groups().filter((g) => g !== '').map((g) => apiGroup(kinds, g))];
+  const groups = [CRD_GROUP_ENTRY, ...REVIEW_GROUPS, ...kinds.groups().filter((g) => g !== '').map((g) => apiGroup(kinds, g))];
   return jsonResponse(200, { kind: 'APIGroupList', apiVersion: 'v1', groups });
 }
 
 export function apiGroupDocument(kinds: KindRegistry, group: string): ApiResponse | undefined {
   if (group === CRD_GROUP) return jsonResponse(200, { kind: 'APIGroup', apiVersion: 'v1', ...CRD_GROUP_ENTRY });
+  const review = REVIEW_GROUPS.find((g) => g.name === group);
+  if (review) return jsonResponse(200, { kind: 'APIGroup', apiVersion: 'v1', ...review });
   if (!kinds.groups().includes(group) || group === '') return undefined;
   return jsonResponse(200, { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(kinds, group) });
 }
@@ -60,6 +70,11 @@ function versionsOf(kinds: KindRegistry, group: string): string[] {
 export function apiResourceList(kinds: KindRegistry, group: string, version: string): ApiResponse | undefined {
   if (group === CRD_GROUP) {
     return version === 'v1' ? jsonResponse(200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${CRD_GROUP}/v1`, resources: [CRD_RESOURCE] }) : undefined;
+  }
+  const reviews = REVIEW_RESOURCES.filter((r) => r.group === group && r.version === version);
+  if (reviews.length > 0) {
+    const resources = reviews.map((r) => ({ name: r.plural, singularName: '', namespaced: false, kind: r.kind, verbs: ['create'] }));
+    return jsonResponse(200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${group}/${version}`, resources });
   }
   const served = kinds.all().filter((k) => k.group === group && k.versions.includes(version));
   if (served.length === 0) return undefined;
