@@ -155,6 +155,32 @@ describe.each(BINARIES)('kubectl (%s) against the capless API', (KUBECTL) => {
     expect((await api.store.get(MD_KEY))?.spec?.replicas).toBe(1);
   });
 
+  it.each([
+    [['auth', 'can-i', 'create', 'clusters.cluster.x-k8s.io'], 0, 'yes'],
+    [['auth', 'can-i', 'patch', 'machinedeployments.cluster.x-k8s.io', '--subresource=scale'], 0, 'yes'],
+    [['auth', 'can-i', 'get', 'secrets'], 0, 'yes'],
+    [['auth', 'can-i', 'create', 'machinepools.cluster.x-k8s.io'], 1, 'no - capless: create is not allowed on machinepools.cluster.x-k8s.io'],
+  ])('%j answers from the server', async (args, code, answer) => {
+    const result = await kubectl(...args);
+    expect(result.code).toBe(code);
+    expect(result.stdout.trim()).toBe(answer);
+  });
+
+  it('auth can-i --list prints the served resources with their verbs', async () => {
+    const result = await kubectl('auth', 'can-i', '--list');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^clusters\.cluster\.x-k8s\.io\s+\[\]\s+\[\]\s+\[get list watch create update patch delete\]$/m);
+    expect(result.stdout).toMatch(/^machinepools\.cluster\.x-k8s\.io\s+\[\]\s+\[\]\s+\[get list watch\]$/m);
+  });
+
+  it("auth whoami names the token's principal (kubectl 1.27 and later)", async (context) => {
+    const minor = Number(/"minor":\s*"(\d+)/.exec((await kubectl('version', '--client', '-o', 'json')).stdout)?.[1] ?? '0');
+    if (minor < 27) context.skip(`kubectl 1.${minor} has no auth whoami`);
+    const result = await kubectl('auth', 'whoami');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/^Username\s+test-admin\nGroups\s+\[system:authenticated\]$/m);
+  });
+
   it('surfaces server errors as kubectl errors', async () => {
     const missing = await kubectl('get', 'cluster.cluster.x-k8s.io', 'nope');
     expect(missing.code).toBe(1);
