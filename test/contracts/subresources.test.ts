@@ -55,7 +55,8 @@ const compared = all.filter((v) => defaultKinds.get(v.group, v.kind)?.versions.i
 
 describe("subresources are the upstream CRDs'", () => {
   if (all.length === 0) it('upstream CRDs', (context) => context.skip(`${SAMPLES} is absent: subresources not compared with the upstream CRDs`));
-  it('compares every kind capless serves that has an upstream CRD here', () => {
+  it('compares every kind capless serves that has an upstream CRD here', (context) => {
+    if (all.length === 0) context.skip(`${SAMPLES} is absent: nothing to compare`);
     expect(new Set(compared.map((v) => v.kind))).toEqual(
       new Set(['Cluster', 'Machine', 'MachineSet', 'MachineDeployment', 'MachineHealthCheck', 'ClusterClass', 'KubeadmConfig', 'KubeadmConfigTemplate', 'KubeadmControlPlane',
         'IPAddressClaim', 'IPAddress', 'ExtensionConfig', 'Metadata', 'Provider', 'AWSCluster', 'AWSClusterTemplate', 'AWSMachine', 'AWSMachineTemplate', 'InClusterIPPool', 'GlobalInClusterIPPool']),
