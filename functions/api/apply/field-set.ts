@@ -117,7 +117,7 @@ export function pathText(path: readonly string[]): string {
       if (element.startsWith('f:')) return `.${body}`;
       if (element.startsWith('v:')) return `[=${body}]`;
       if (element.startsWith('k:')) {
-        const key = parsedKey(body);
+        const key = keyFields(body);
         return key ? `[${Object.entries(key).map(([name, value]) => `${name}=${JSON.stringify(value)}`).join(',')}]` : `[${body}]`;
       }
       return `[${body}]`;
@@ -125,7 +125,8 @@ export function pathText(path: readonly string[]): string {
     .join('');
 }
 
-function parsedKey(text: string): Record<string, unknown> | undefined {
+/** The key fields a `k:` element names (the JSON after its prefix); undefined when it is not an object. */
+export function keyFields(text: string): Record<string, unknown> | undefined {
   try {
     const key: unknown = JSON.parse(text);
     return isRecord(key) ? key : undefined;

@@ -6,7 +6,7 @@
 
 import { type JsonRecord, clone, deepEqual, isRecord } from '../../../shared/contracts/json.js';
 import { type Shape, fieldShape, isAtomicMap, itemShape, listKind } from './apply-schema.js';
-import { type FieldSet, memberPaths, pruned } from './field-set.js';
+import { type FieldSet, keyFields, memberPaths, pruned } from './field-set.js';
 
 type MutableSet = { member: boolean; children: Map<string, MutableSet> };
 
@@ -88,18 +88,10 @@ function step(current: unknown, element: string): unknown {
 function matcher(element: string): (item: unknown) => boolean {
   const body = element.slice(2);
   if (element.startsWith('v:')) return (item) => JSON.stringify(item) === body;
-  const key = element.startsWith('k:') ? parseJson(body) : undefined;
-  if (!isRecord(key)) return () => false;
+  const key = element.startsWith('k:') ? keyFields(body) : undefined;
+  if (key === undefined) return () => false;
   const fields = Object.entries(key);
   return (item) => isRecord(item) && fields.every(([name, value]) => deepEqual(item[name], value));
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /**

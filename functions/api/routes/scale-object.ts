@@ -1,4 +1,5 @@
 import type { ScaleSubresource } from '../../../shared/contracts/kinds.js';
+import { setAt } from '../../../shared/contracts/conversion/json-paths.js';
 import { type JsonRecord, clone, isRecord, valueAt } from '../../../shared/contracts/json.js';
 import type { KubeObject } from '../../../shared/contracts/object.js';
 import { BadRequestError } from '../../../shared/errors/index.js';
@@ -80,19 +81,8 @@ export function scaleChangeOf(body: unknown, target: { name: string; namespace?:
 /** The object with the Scale's desired replicas (and its resourceVersion precondition, if any). */
 export function withScale(object: KubeObject, scale: ScaleSubresource, change: ScaleChange): KubeObject {
   const updated = clone(object);
-  const segments = pathSegments(scale.specReplicasPath);
-  const last = segments.pop();
-  if (last === undefined) throw new BadRequestError(`the spec replicas path ${JSON.stringify(scale.specReplicasPath)} is empty`);
   const root: unknown = updated;
-  if (!isRecord(root)) throw new BadRequestError('the object is not a JSON object');
-  let parent: JsonRecord = root;
-  for (const segment of segments) {
-    const next = parent[segment];
-    const child: JsonRecord = isRecord(next) ? next : {};
-    parent[segment] = child;
-    parent = child;
-  }
-  parent[last] = change.replicas;
+  if (isRecord(root)) setAt(root, pathSegments(scale.specReplicasPath), change.replicas);
   if (change.resourceVersion !== undefined) updated.metadata.resourceVersion = change.resourceVersion;
   return updated;
 }
