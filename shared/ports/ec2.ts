@@ -137,12 +137,27 @@ export interface Image {
   ownerId: string;
   creationDate: string;
   architecture?: string;
+  /** `windows` for Windows images; absent for Linux ones (EC2's `Platform`). */
+  platform?: string;
+  /** EC2's `PlatformDetails`: `Linux/UNIX`, `Windows`, `Windows with SQL Server Standard`, … */
+  platformDetails?: string;
+}
+
+/** What DescribeInstanceTypes says of one instance type. */
+export interface InstanceTypeInfo {
+  instanceType: string;
+  defaultVCpus?: number;
+  memoryMiB?: number;
+  /** EC2's `SupportedArchitectures`: `x86_64`, `arm64`, `i386`, … */
+  architectures: string[];
 }
 
 export interface Ec2Instances {
   describeInstances(query: Query): Promise<Instance[]>;
   /** Available images of these owners matching the filters (CAPA's AMI lookup). */
   describeImages(request: { owners: readonly string[]; filters: readonly Filter[] }): Promise<Image[]>;
+  /** These instance types; one EC2 does not offer is `InvalidInstanceType`. */
+  describeInstanceTypes(instanceTypes: readonly string[]): Promise<InstanceTypeInfo[]>;
   runInstance(request: RunInstanceRequest): Promise<Instance>;
   terminateInstances(ids: readonly string[]): Promise<void>;
 }

@@ -137,6 +137,23 @@ export function describeAwsCloudConformance(name: string, make: () => Promise<Aw
       expect(await codeOf(ec2.describeVpcs({ ids: [vpc.id] }))).toBe('InvalidVpcID.NotFound');
     });
 
+    it.each([
+      ['t3.large', { instanceType: 't3.large', defaultVCpus: 2, memoryMiB: 8192, architectures: ['x86_64'] }],
+      ['m6g.xlarge', { instanceType: 'm6g.xlarge', defaultVCpus: 4, memoryMiB: 16384, architectures: ['arm64'] }],
+      ['t3.nano', { instanceType: 't3.nano', defaultVCpus: 2, memoryMiB: 512, architectures: ['x86_64'] }],
+    ])('describes instance type %s with its vCPUs, memory and architecture', async (name, expected) => {
+      const t = await make();
+      expect(await t.cloud.ec2.describeInstanceTypes([name])).toEqual([expected]);
+    });
+
+    it.each([
+      ['a type EC2 does not offer', ['m9.huge']],
+      ['one unknown among known ones', ['t3.large', 'zz.nothing']],
+    ])('refuses %s as InvalidInstanceType', async (_case, names) => {
+      const t = await make();
+      expect(await codeOf(t.cloud.ec2.describeInstanceTypes(names))).toBe('InvalidInstanceType');
+    });
+
     it('stores user data chunks as binary secrets, replaces a leftover of the same name, and deletes idempotently', async () => {
       const t = await make();
       const name = `aws.cluster.x-k8s.io/${unique()}-0`;

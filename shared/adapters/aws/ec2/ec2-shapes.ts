@@ -67,6 +67,13 @@ export function instanceType(name: string): _InstanceType {
   throw new CloudApiError('RunInstances', 'InvalidParameterValue', `Invalid value '${name}' for InstanceType.`);
 }
 
+/** Instance types to describe; names the SDK does not know are refused as DescribeInstanceTypes refuses them. */
+export function describableInstanceTypes(names: readonly string[]): _InstanceType[] {
+  const unknown = names.filter((name) => !isInstanceType(name));
+  if (unknown.length > 0) throw new CloudApiError('DescribeInstanceTypes', 'InvalidInstanceType', `The following supplied instance types do not exist: [${unknown.join(', ')}]`);
+  return names.filter(isInstanceType);
+}
+
 export function ipPermission(rule: IngressRule) {
   return {
     IpProtocol: rule.protocol,

@@ -1,8 +1,15 @@
 /** Instances on EC2 through the SDK. */
 
-import { DescribeImagesCommand, DescribeInstancesCommand, type EC2Client, RunInstancesCommand, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
-import type { Ec2Instances, Filter, Image, Instance, Query, RunInstanceRequest } from '../../../ports/ec2.js';
-import { filtersOf, instanceOf, instanceType, queryInput, tagSpecifications } from './ec2-shapes.js';
+import {
+  DescribeImagesCommand,
+  DescribeInstancesCommand,
+  DescribeInstanceTypesCommand,
+  type EC2Client,
+  RunInstancesCommand,
+  TerminateInstancesCommand,
+} from '@aws-sdk/client-ec2';
+import type { Ec2Instances, Filter, Image, Instance, InstanceTypeInfo, Query, RunInstanceRequest } from '../../../ports/ec2.js';
+import { describableInstanceTypes, filtersOf, instanceOf, instanceType, queryInput, tagSpecifications } from './ec2-shapes.js';
 import { sdkCall } from './sdk-errors.js';
 
 export class SdkEc2Instances implements Ec2Instances {
@@ -31,6 +38,20 @@ export class SdkEc2Instances implements Ec2Instances {
       ownerId: i.OwnerId ?? '',
       creationDate: i.CreationDate ?? '',
       ...(i.Architecture ? { architecture: String(i.Architecture) } : {}),
+      ...(i.Platform ? { platform: String(i.Platform) } : {}),
+      ...(i.PlatformDetails ? { platformDetails: i.PlatformDetails } : {}),
+    }));
+  }
+
+  async describeInstanceTypes(instanceTypes: readonly string[]): Promise<InstanceTypeInfo[]> {
+    const out = await sdkCall('DescribeInstanceTypes', () =>
+      this.client.send(new DescribeInstanceTypesCommand({ InstanceTypes: describableInstanceTypes(instanceTypes) })),
+    );
+    return (out.InstanceTypes ?? []).map((t) => ({
+      instanceType: String(t.InstanceType ?? ''),
+      ...(t.VCpuInfo?.DefaultVCpus !== undefined ? { defaultVCpus: t.VCpuInfo.DefaultVCpus } : {}),
+      ...(t.MemoryInfo?.SizeInMiB !== undefined ? { memoryMiB: t.MemoryInfo.SizeInMiB } : {}),
+      architectures: (t.ProcessorInfo?.SupportedArchitectures ?? []).map(String),
     }));
   }
 

@@ -7,9 +7,10 @@
  */
 
 import { CloudApiError } from '../../../errors/index.js';
-import type { Ec2, Filter, Image, Instance, InstanceState, Query, RunInstanceRequest } from '../../../ports/ec2.js';
+import type { Ec2, Filter, Image, Instance, InstanceState, InstanceTypeInfo, Query, RunInstanceRequest } from '../../../ports/ec2.js';
 import { select } from './filters.js';
 import type { InMemoryNetworkOptions } from './in-memory-network.js';
+import { KNOWN_INSTANCE_TYPES } from './instance-types.js';
 import { InMemoryEc2SecurityGroups } from './in-memory-security-groups.js';
 
 export interface InMemoryEc2Options extends Partial<InMemoryNetworkOptions> {
@@ -19,7 +20,7 @@ export interface InMemoryEc2Options extends Partial<InMemoryNetworkOptions> {
   describeLagCalls?: number;
   /** Instance profiles that exist (RunInstances fails on any other). Default: any name is accepted. */
   instanceProfiles?: readonly string[];
-  /** Instance types offered (RunInstances fails on any other). Default: any. */
+  /** Instance types offered (RunInstances fails on any other, DescribeInstanceTypes knows only these of its catalogue). Default: any. */
   instanceTypes?: readonly string[];
 }
 
@@ -77,10 +78,20 @@ export class InMemoryEc2 extends InMemoryEc2SecurityGroups implements Ec2 {
       owned,
       (i) => i.id,
       { filters: request.filters },
-      (i, name) => ({ name: [i.name], architecture: [i.architecture], state: ['available'], 'virtualization-type': ['hvm'], 'owner-id': [i.ownerId] })[name],
+      (i, name) =>
+        ({ 'image-id': [i.id], name: [i.name], architecture: [i.architecture], state: ['available'], 'virtualization-type': ['hvm'], 'owner-id': [i.ownerId] })[name],
       'DescribeImages',
       'InvalidAMIID.NotFound',
     ).map(({ tags: _tags, ...image }) => structuredClone(image));
+  }
+
+  async describeInstanceTypes(instanceTypes: readonly string[]): Promise<InstanceTypeInfo[]> {
+    const offered = (name: string) => KNOWN_INSTANCE_TYPES.has(name) && (!this.instanceTypes || this.instanceTypes.has(name));
+    const unknown = instanceTypes.filter((name) => !offered(name));
+    if (unknown.length > 0) {
+      throw new CloudApiError('DescribeInstanceTypes', 'InvalidInstanceType', `The following supplied instance types do not exist: [${unknown.join(', ')}]`);
+    }
+    return [...new Set(instanceTypes)].flatMap((name) => structuredClone(KNOWN_INSTANCE_TYPES.get(name) ?? []));
   }
 
   /** Registers an image (what RegisterImage does), for AMI lookups. */
