@@ -89,8 +89,16 @@ describe('AWS provider in the stack', () => {
     expect(valueAt(listener?.condition, 'StringEquals', 'aws:ResourceTag/capless.io/managed')).toBe('true');
   });
 
+  it('gives the AWSMachineTemplate function the two EC2 reads it makes, on `*` (Describe* has no resource-level permission), and nothing else in the account', () => {
+    const inAccount = (action: string) => /^(ec2|elasticloadbalancing|secretsmanager|iam):/.test(action);
+    const statements = fn('capless-reconcile-awsmachinetemplate').statements.filter((s) => s.actions.some(inAccount));
+    expect(statements.flatMap((s) => s.actions.filter(inAccount)).sort()).toEqual(['ec2:DescribeImages', 'ec2:DescribeInstanceTypes']);
+    for (const statement of statements) expect({ resources: statement.resources, effect: statement.effect, condition: statement.condition }).toEqual({ resources: ['*'], effect: 'Allow', condition: undefined });
+  });
+
   it('gives no other reconciler any EC2 or ELB permission', () => {
-    const others = functions.filter((f) => !['capless-reconcile-awsmachine', 'capless-reconcile-awscluster'].includes(f.serviceName));
+    const withCloud = ['capless-reconcile-awsmachine', 'capless-reconcile-awscluster', 'capless-reconcile-awsmachinetemplate'];
+    const others = functions.filter((f) => !withCloud.includes(f.serviceName));
     for (const other of others) expect(other.statements.flatMap((s) => s.actions).filter((a) => /^(ec2|elasticloadbalancing):/.test(a)), other.serviceName).toEqual([]);
   });
 

@@ -27,6 +27,7 @@ const KIND_NAMES = [
   'DevMachine',
   'AWSCluster',
   'AWSMachine',
+  'AWSMachineTemplate',
   'ExtensionConfig',
   'ClusterResourceSet',
 ];

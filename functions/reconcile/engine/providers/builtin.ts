@@ -22,6 +22,7 @@ import { devClusterReconciler } from '../../infrastructure/dev/cluster-reconcile
 import { devMachineReconciler } from '../../infrastructure/dev/machine-reconciler.js';
 import { awsClusterReconciler } from '../../infrastructure/aws/cluster/reconciler.js';
 import { awsMachineReconciler } from '../../infrastructure/aws/machine/reconciler.js';
+import { awsMachineTemplateReconciler } from '../../infrastructure/aws/machine-template/reconciler.js';
 import { inMemoryClusterReconciler } from '../../infrastructure/inmemory/cluster/reconciler.js';
 import { inMemoryMachineReconciler } from '../../infrastructure/inmemory/machine/reconciler.js';
 import { kubeadmConfigReconciler } from '../../kubeadm/bootstrap/reconciler.js';
@@ -49,7 +50,7 @@ export function builtinProviderRegistry(): ProviderRegistry {
       reconcilers: [ipAddressClaimReconciler, inClusterIPPoolReconciler, globalInClusterIPPoolReconciler],
     })
     .registerProvider({ ...DEV_PROVIDER, reconcilers: [devClusterReconciler, devMachineReconciler] })
-    .registerProvider({ ...AWS_PROVIDER, reconcilers: [awsClusterReconciler, awsMachineReconciler] });
+    .registerProvider({ ...AWS_PROVIDER, reconcilers: [awsClusterReconciler, awsMachineReconciler, awsMachineTemplateReconciler] });
 }
 
 /** Alias used by the embedded control plane (local/control-plane.ts). */

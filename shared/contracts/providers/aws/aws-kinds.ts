@@ -10,6 +10,7 @@ function awsKind(kind: string, plural: string, statusSubresource: boolean): Kind
 
 export const AWS_CLUSTER_KIND = { group: AWS_GROUP, kind: 'AWSCluster' } as const;
 export const AWS_MACHINE_KIND = { group: AWS_GROUP, kind: 'AWSMachine' } as const;
+export const AWS_MACHINE_TEMPLATE_KIND = { group: AWS_GROUP, kind: 'AWSMachineTemplate' } as const;
 
 export const AWS_KINDS: readonly KindInfo[] = [
   awsKind('AWSCluster', 'awsclusters', true),

@@ -139,3 +139,8 @@ export const AWS_CLUSTER_PERMISSIONS: readonly ProviderPermission[] = [
     conditions: RESOURCE_TAGGED,
   },
 ];
+
+/** The template controller only reads: the instance type's capacity and the image's platform. */
+export const AWS_MACHINE_TEMPLATE_PERMISSIONS: readonly ProviderPermission[] = [
+  { actions: ['ec2:DescribeInstanceTypes', 'ec2:DescribeImages'], resources: ['*'] },
+];

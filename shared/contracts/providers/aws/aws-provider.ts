@@ -8,7 +8,7 @@
 import type { ReconciledKindDeclaration } from '../../provider-contract.js';
 import type { ProviderDescriptor } from '../builtin-providers.js';
 import { AWS_GROUP, AWS_KINDS } from './aws-kinds.js';
-import { AWS_CLUSTER_PERMISSIONS, AWS_MACHINE_PERMISSIONS } from './aws-permissions.js';
+import { AWS_CLUSTER_PERMISSIONS, AWS_MACHINE_PERMISSIONS, AWS_MACHINE_TEMPLATE_PERMISSIONS } from './aws-permissions.js';
 
 /** EC2's state-change notification (EC2 User Guide), routed to the AWSMachine queue. */
 export const EC2_STATE_CHANGE_PATTERN = {
@@ -42,4 +42,6 @@ export const AWS_RECONCILED_KINDS: readonly ReconciledKindDeclaration[] = [
       },
     ],
   },
+  // Fills in status.capacity and status.nodeInfo for the cluster autoscaler's scale from zero.
+  { group: AWS_GROUP, kind: 'AWSMachineTemplate', needsSecrets: false, permissions: AWS_MACHINE_TEMPLATE_PERMISSIONS },
 ];

@@ -82,7 +82,7 @@ describe('builtinProviderRegistry', () => {
     [INFRA, 'InMemoryMachineTemplate', true, false],
     [INFRA, 'DockerMachine', true, false],
     [INFRA, 'AWSMachine', true, true],
-    [INFRA, 'AWSMachineTemplate', true, false],
+    [INFRA, 'AWSMachineTemplate', true, true],
     [INFRA, 'GCPMachine', false, false],
   ])('%s %s: served %s, reconciled %s', (group, kind, served, reconciled) => {
     expect(registry.isServedKind(group, kind)).toBe(served);

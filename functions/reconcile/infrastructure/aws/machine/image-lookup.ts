@@ -6,7 +6,8 @@
 
 import { stringAt } from '../../../../../shared/contracts/json.js';
 import { CloudApiError } from '../../../../../shared/errors/index.js';
-import type { Ec2Instances } from '../../../../../shared/ports/ec2.js';
+import type { StoredObject } from '../../../../../shared/contracts/object.js';
+import type { Ec2Instances, Image } from '../../../../../shared/ports/ec2.js';
 import type { AwsMachineScope } from './scope.js';
 
 export const DEFAULT_IMAGE_OWNER = '819546954734';
@@ -23,23 +24,40 @@ export function imageNamePattern(format: string, baseOS: string, kubernetesVersi
   return format.replaceAll('{{.BaseOS}}', baseOS).replaceAll('{{.K8sVersion}}', kubernetesVersion.replace(/^v/, ''));
 }
 
-export async function findImage(s: AwsMachineScope, ec2: Ec2Instances): Promise<string> {
-  const id = stringAt(s.object, 'spec', 'ami', 'id');
-  if (id) return id;
-  const version = stringAt(s.machine, 'spec', 'version');
-  if (!version) throw new CloudApiError('DescribeImages', 'NoKubernetesVersion', 'neither spec.ami.id nor the Machine spec.version is set');
-  const field = (name: string) => stringAt(s.object, 'spec', name) ?? stringAt(s.awsCluster, 'spec', name);
-  const pattern = imageNamePattern(field('imageLookupFormat') ?? DEFAULT_IMAGE_FORMAT, field('imageLookupBaseOS') ?? DEFAULT_BASE_OS, version);
+/** Where CAPA looks for a default image: an AWSMachine spec's `imageLookup*` fields, else the AWSCluster's. */
+export interface ImageLookup {
+  org?: string | undefined;
+  baseOS?: string | undefined;
+  format?: string | undefined;
+}
+
+export function imageLookupOf(machineSpec: unknown, awsCluster: StoredObject | undefined): ImageLookup {
+  const field = (name: string) => stringAt(machineSpec, name) ?? stringAt(awsCluster, 'spec', name);
+  return { org: field('imageLookupOrg'), baseOS: field('imageLookupBaseOS'), format: field('imageLookupFormat') };
+}
+
+/** The newest available image for this Kubernetes version and architecture (`x86_64`, `arm64`): CAPA's DefaultAMILookup. */
+export async function newestDefaultImage(ec2: Ec2Instances, lookup: ImageLookup, kubernetesVersion: string, architecture: string): Promise<Image> {
+  const pattern = imageNamePattern(lookup.format ?? DEFAULT_IMAGE_FORMAT, lookup.baseOS ?? DEFAULT_BASE_OS, kubernetesVersion);
   const images = await ec2.describeImages({
-    owners: [field('imageLookupOrg') ?? DEFAULT_IMAGE_OWNER],
+    owners: [lookup.org ?? DEFAULT_IMAGE_OWNER],
     filters: [
       { name: 'name', values: [pattern] },
-      { name: 'architecture', values: [architectureOf(stringAt(s.object, 'spec', 'instanceType') ?? '')] },
+      { name: 'architecture', values: [architecture] },
       { name: 'state', values: ['available'] },
       { name: 'virtualization-type', values: ['hvm'] },
     ],
   });
   const newest = images.sort((a, b) => b.creationDate.localeCompare(a.creationDate))[0];
   if (!newest) throw new CloudApiError('DescribeImages', 'ImageNotFound', `no available image named ${pattern}`);
-  return newest.id;
+  return newest;
+}
+
+export async function findImage(s: AwsMachineScope, ec2: Ec2Instances): Promise<string> {
+  const id = stringAt(s.object, 'spec', 'ami', 'id');
+  if (id) return id;
+  const version = stringAt(s.machine, 'spec', 'version');
+  if (!version) throw new CloudApiError('DescribeImages', 'NoKubernetesVersion', 'neither spec.ami.id nor the Machine spec.version is set');
+  const image = await newestDefaultImage(ec2, imageLookupOf(s.object.spec, s.awsCluster), version, architectureOf(stringAt(s.object, 'spec', 'instanceType') ?? ''));
+  return image.id;
 }
