@@ -161,6 +161,22 @@ describe("CAPA's cluster template on moto", () => {
     expect(recorded).toEqual(['crs-ccm', 'crs-csi']);
   });
 
+  it("fills both AWSMachineTemplates' status for the autoscaler's scale from zero from moto's DescribeInstanceTypes and the default image", async () => {
+    const templates = await eventually(
+      'both AWSMachineTemplates to carry capacity and nodeInfo',
+      async (report) => {
+        const listed = await api.list(INFRA, 'AWSMachineTemplate', NS);
+        report(listed.map((t) => ({ name: t.metadata.name, status: t.status })));
+        return listed.length === 2 && listed.every((t) => stringAt(t, 'status', 'nodeInfo', 'operatingSystem')) ? listed : undefined;
+      },
+      WAIT,
+    );
+    // t3.large (the template's default machine type): 2 vCPUs, 8,192 MiB, x86_64; the capa-ami image is Linux.
+    for (const template of templates) {
+      expect(template.status).toMatchObject({ capacity: { cpu: '2', memory: '8Gi' }, nodeInfo: { architecture: 'amd64', operatingSystem: 'linux' } });
+    }
+  });
+
   it('scales the workers and upgrades the control plane: old instances terminated, new ones launched, never two for one AWSMachine', async () => {
     const before = live(await clusterInstances());
     await api.mergePatch(CORE, 'MachineDeployment', NS, `${CLUSTER}-md-0`, { spec: { replicas: 3 } });
