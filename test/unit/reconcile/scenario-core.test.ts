@@ -159,6 +159,44 @@ describe('core scenario: Cluster + InMemoryCluster + standalone Machines + Machi
     expect(await listKind(store, CORE, 'MachineSet')).toHaveLength(1);
   });
 
+  it('restarts with spec.rollout.after set to now (clusterctl alpha rollout restart): every worker replaced, never below replicas', async () => {
+    const before = (await workers(store)).map((m) => m.metadata.name);
+    await setMachineDeployment(store, (spec) => {
+      spec.rollout = { ...(spec.rollout as object), after: clock.now().toISOString().replace(/\.\d+Z$/, 'Z') };
+    });
+    clock.advanceSeconds(1);
+    const violations: string[] = [];
+    const stats = await converge(providers, store, { clock, afterRound: () => rolloutInvariant(store, violations) });
+    expect(stats.errors).toEqual([]);
+    expect(violations).toEqual([]);
+    const after = await workers(store);
+    expect(after).toHaveLength(before.length);
+    expect(after.map((m) => m.metadata.name).filter((name) => before.includes(name))).toEqual([]);
+    expect(after.every((m) => m.status?.phase === 'Running')).toBe(true);
+    const sets = await listKind(store, CORE, 'MachineSet');
+    expect(sets).toHaveLength(1);
+    expect(sets[0]?.metadata.labels?.['machine-template-hash']).toMatch(/^[0-9a-f]{10}-[0-9a-f]{5}$/);
+    const md = await store.get(key(CORE, 'MachineDeployment', 'md'));
+    expect(md?.status).toMatchObject({ replicas: before.length, upToDateReplicas: before.length });
+    expect(condition(md, 'RollingOut')?.status).toBe('False');
+    // Nothing further to do at the same rollout.after.
+    expect((await converge(providers, store, { clock })).writes).toBe(0);
+  });
+
+  it('waits for a rollout.after ahead and replaces the workers when it comes', async () => {
+    const before = await workers(store);
+    const due = new Date(clock.now().getTime() + 600_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    await setMachineDeployment(store, (spec) => {
+      spec.rollout = { ...(spec.rollout as object), after: due };
+    });
+    const stats = await converge(providers, store, { clock });
+    expect(stats.errors).toEqual([]);
+    expect(stats.elapsedSeconds).toBeGreaterThanOrEqual(600);
+    const after = await workers(store);
+    expect(after).toHaveLength(before.length);
+    for (const machine of after) expect(Date.parse(machine.metadata.creationTimestamp)).toBeGreaterThanOrEqual(Date.parse(due));
+  });
+
   it('deletes the Cluster in order and leaves no finalizers behind', async () => {
     const cluster = await store.get(key(CORE, 'Cluster', 'c1'));
     if (!cluster) throw new Error('cluster c1 is missing');

@@ -30,8 +30,9 @@ export function rolloutStrategyOf(md: StoredObject, replicas: number): RolloutSt
   return { type, maxSurge: maxSurge === 0 && maxUnavailable === 0 ? 1 : maxSurge, maxUnavailable };
 }
 
+/** `<deployment>-<hash>`, the deployment's name cut so the whole stays a label value (63 characters): the Machines' set-name label carries it. */
 export function machineSetName(md: StoredObject, hash: string): string {
-  return `${md.metadata.name.slice(0, 52)}-${hash}`;
+  return `${md.metadata.name.slice(0, 62 - hash.length)}-${hash}`;
 }
 
 export function newMachineSet(md: StoredObject, hash: string, replicas: number): KubeObject {

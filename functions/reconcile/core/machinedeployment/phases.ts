@@ -5,7 +5,7 @@ import { clusterNameOf, ensureClusterNameLabel } from '../../engine/references/c
 import { clusterOwnershipPhase } from '../../engine/references/cluster-owner.js';
 import { readReference } from '../../engine/references/object-reference.js';
 import { conditionsOf, isConditionTrue } from '../../../../shared/contracts/conditions.js';
-import { numberAt } from '../../../../shared/contracts/json.js';
+import { numberAt, stringAt } from '../../../../shared/contracts/json.js';
 import {
   ANNOTATION_DESIRED_REPLICAS,
   ANNOTATION_MAX_REPLICAS,
@@ -24,6 +24,7 @@ import {
   templateHash,
 } from './machineset-factory.js';
 import { type PausedScaleInput, planPausedScale } from './paused-scale.js';
+import { intendedMachineSet } from './rollout-after.js';
 import { type MachineSetView, type RolloutStrategy, planRollout } from './rollout-plan.js';
 import type { MachineDeploymentScope } from './scope.js';
 
@@ -39,8 +40,10 @@ export const ownMachineDeploymentPhase = clusterOwnershipPhase({
 /** The cluster's MachineSets and Machines, fresh. */
 export async function findMachineSetsPhase(s: MachineDeploymentScope): Promise<PhaseResult> {
   const all = await listClusterMembers(s.ctx.store, s.object.metadata.namespace, clusterNameOf(s.object), [MACHINE_SET, MACHINE]);
-  s.hash = templateHash(s.object);
   s.machineSets = all.filter((o) => o.kind === 'MachineSet' && isControlledBy(o, s.object.metadata.uid));
+  const intended = intendedMachineSet(templateHash(s.object), stringAt(s.object, 'spec', 'rollout', 'after'), s.machineSets, s.ctx.clock.now());
+  s.hash = intended.hash;
+  if (intended.requeueAfterSeconds !== undefined) s.rolloutAfterSeconds = intended.requeueAfterSeconds;
   const setUids = new Set(s.machineSets.map((ms) => ms.metadata.uid));
   s.machines = all.filter((o) => o.kind === 'Machine' && (o.metadata.ownerReferences ?? []).some((r) => setUids.has(r.uid)));
   return {};
@@ -124,7 +127,7 @@ export async function rolloutPhase(s: MachineDeploymentScope): Promise<PhaseResu
     s.machineSets.push(created);
   }
   await applyPlan(s, plan.replicas, plan.remove);
-  return {};
+  return s.rolloutAfterSeconds === undefined ? {} : { requeueAfterSeconds: s.rolloutAfterSeconds };
 }
 
 /** While the MachineDeployment is deleted: its MachineSets deleted, and waited for. */
