@@ -197,6 +197,46 @@ describe('core scenario: Cluster + InMemoryCluster + standalone Machines + Machi
     for (const machine of after) expect(Date.parse(machine.metadata.creationTimestamp)).toBeGreaterThanOrEqual(Date.parse(due));
   });
 
+  it('changes labels, annotations, taints, minReadySeconds and the drain timeout in place: no worker replaced, each carries them', async () => {
+    const before = (await workers(store)).map((m) => m.metadata.name).sort();
+    await setMachineDeployment(store, (spec) => {
+      const template = spec.template as { metadata?: Record<string, unknown>; spec: Record<string, unknown> };
+      template.metadata = { ...template.metadata, labels: { tier: 'gold' }, annotations: { 'example.com/owner': 'team-a' } };
+      template.spec = {
+        ...template.spec,
+        minReadySeconds: 5,
+        taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }],
+        deletion: { nodeDrainTimeoutSeconds: 120 },
+      };
+    });
+    const stats = await converge(providers, store, { clock });
+    expect(stats.errors).toEqual([]);
+    const after = await workers(store);
+    expect(after.map((m) => m.metadata.name).sort()).toEqual(before);
+    for (const machine of after) {
+      expect(machine.metadata.labels).toMatchObject({ tier: 'gold', 'cluster.x-k8s.io/deployment-name': 'md' });
+      expect(machine.metadata.annotations).toMatchObject({ 'example.com/owner': 'team-a' });
+      expect(machine.spec).toMatchObject({ minReadySeconds: 5, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }], deletion: { nodeDrainTimeoutSeconds: 120 } });
+    }
+    const [set] = await listKind(store, CORE, 'MachineSet');
+    expect(set?.metadata.labels).toMatchObject({ tier: 'gold' });
+    expect(set?.spec).toMatchObject({ template: { metadata: { labels: { tier: 'gold' } }, spec: { minReadySeconds: 5, deletion: { nodeDrainTimeoutSeconds: 120 } } } });
+    expect((await converge(providers, store, { clock })).writes).toBe(0);
+
+    // Dropping the drain timeout drops it from the Machines; the label they were given stays (capless does not know who set it).
+    await setMachineDeployment(store, (spec) => {
+      const template = spec.template as { spec: Record<string, unknown> };
+      const { deletion: _deletion, ...rest } = template.spec;
+      template.spec = rest;
+    });
+    await converge(providers, store, { clock });
+    for (const machine of await workers(store)) {
+      expect(machine.spec?.deletion).toBeUndefined();
+      expect(machine.metadata.labels?.tier).toBe('gold');
+    }
+    expect((await workers(store)).map((m) => m.metadata.name).sort()).toEqual(before);
+  });
+
   it('deletes the Cluster in order and leaves no finalizers behind', async () => {
     const cluster = await store.get(key(CORE, 'Cluster', 'c1'));
     if (!cluster) throw new Error('cluster c1 is missing');

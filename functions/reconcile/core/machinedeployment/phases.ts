@@ -5,7 +5,7 @@ import { clusterNameOf, ensureClusterNameLabel } from '../../engine/references/c
 import { clusterOwnershipPhase } from '../../engine/references/cluster-owner.js';
 import { readReference } from '../../engine/references/object-reference.js';
 import { conditionsOf, isConditionTrue } from '../../../../shared/contracts/conditions.js';
-import { numberAt, stringAt } from '../../../../shared/contracts/json.js';
+import { numberAt } from '../../../../shared/contracts/json.js';
 import {
   ANNOTATION_DESIRED_REPLICAS,
   ANNOTATION_MAX_REPLICAS,
@@ -17,12 +17,8 @@ import {
 import { isNotFound } from '../../../../shared/errors/index.js';
 import { deleteMembersThenWait } from '../../engine/references/delete-controlled.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
-import {
-  LABEL_TEMPLATE_HASH,
-  newMachineSet,
-  rolloutStrategyOf,
-  templateHash,
-} from './machineset-factory.js';
+import { machineSetInPlace } from './in-place.js';
+import { LABEL_TEMPLATE_HASH, newMachineSet, rolloutStrategyOf } from './machineset-factory.js';
 import { type PausedScaleInput, planPausedScale } from './paused-scale.js';
 import { intendedMachineSet } from './rollout-after.js';
 import { type MachineSetView, type RolloutStrategy, planRollout } from './rollout-plan.js';
@@ -41,11 +37,22 @@ export const ownMachineDeploymentPhase = clusterOwnershipPhase({
 export async function findMachineSetsPhase(s: MachineDeploymentScope): Promise<PhaseResult> {
   const all = await listClusterMembers(s.ctx.store, s.object.metadata.namespace, clusterNameOf(s.object), [MACHINE_SET, MACHINE]);
   s.machineSets = all.filter((o) => o.kind === 'MachineSet' && isControlledBy(o, s.object.metadata.uid));
-  const intended = intendedMachineSet(templateHash(s.object), stringAt(s.object, 'spec', 'rollout', 'after'), s.machineSets, s.ctx.clock.now());
+  const intended = intendedMachineSet(s.object, s.machineSets, s.ctx.clock.now());
   s.hash = intended.hash;
   if (intended.requeueAfterSeconds !== undefined) s.rolloutAfterSeconds = intended.requeueAfterSeconds;
   const setUids = new Set(s.machineSets.map((ms) => ms.metadata.uid));
   s.machines = all.filter((o) => o.kind === 'Machine' && (o.metadata.ownerReferences ?? []).some((r) => setUids.has(r.uid)));
+  return {};
+}
+
+/** The MachineDeployment's in-place fields onto every MachineSet it has, old ones too (Cluster API's computeDesiredMS): no rollout. */
+export async function inPlacePhase(s: MachineDeploymentScope): Promise<PhaseResult> {
+  const next: StoredObject[] = [];
+  for (const ms of s.machineSets) {
+    const changed = isDeleting(ms) ? undefined : machineSetInPlace(ms, s.object);
+    next.push(changed ? await s.ctx.store.update(changed) : ms);
+  }
+  s.machineSets = next;
   return {};
 }
 

@@ -1,6 +1,6 @@
 import { CORE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
 import type { ReconcilerDefinition } from '../../engine/skeleton/types.js';
-import { deleteMachineSetsPhase, findMachineSetsPhase, labelMachineDeploymentPhase, ownMachineDeploymentPhase, rolloutPhase } from './phases.js';
+import { deleteMachineSetsPhase, findMachineSetsPhase, inPlacePhase, labelMachineDeploymentPhase, ownMachineDeploymentPhase, rolloutPhase } from './phases.js';
 import { type MachineDeploymentScope, createMachineDeploymentScope } from './scope.js';
 import { computeMachineDeploymentStatus, machineDeploymentConditionsPhase } from './status.js';
 
@@ -8,8 +8,9 @@ import { computeMachineDeploymentStatus, machineDeploymentConditionsPhase } from
 export const MACHINE_DEPLOYMENT_FINALIZER = 'cluster.x-k8s.io/machinedeployment';
 
 /**
- * MachineDeployment: one MachineSet per template hash; RollingUpdate (maxSurge/maxUnavailable)
- * or OnDelete between them. Its finalizer holds it until its MachineSets are gone, as Cluster
+ * MachineDeployment: one MachineSet per template (its version, bootstrap, infrastructure and
+ * failure domain; the rest changes in place); RollingUpdate (maxSurge/maxUnavailable) or
+ * OnDelete between them. Its finalizer holds it until its MachineSets are gone, as Cluster
  * API's does (engine/references/delete-controlled.ts says why).
  */
 export const machineDeploymentReconciler: ReconcilerDefinition<MachineDeploymentScope> = {
@@ -21,7 +22,7 @@ export const machineDeploymentReconciler: ReconcilerDefinition<MachineDeployment
   finalizer: MACHINE_DEPLOYMENT_FINALIZER,
   fillsOwnClusterOwner: true,
   createScope: createMachineDeploymentScope,
-  phases: [labelMachineDeploymentPhase, ownMachineDeploymentPhase, findMachineSetsPhase, rolloutPhase, machineDeploymentConditionsPhase],
+  phases: [labelMachineDeploymentPhase, ownMachineDeploymentPhase, findMachineSetsPhase, inPlacePhase, rolloutPhase, machineDeploymentConditionsPhase],
   deletePhases: [findMachineSetsPhase, deleteMachineSetsPhase],
   computeStatus: computeMachineDeploymentStatus,
 };

@@ -17,6 +17,7 @@ import { REFERENCE_MISSING_REQUEUE_SECONDS } from '../../engine/references/resol
 import { deleteMembersThenWait } from '../../engine/references/delete-controlled.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { cloneFromTemplate, kindFromTemplate } from '../../engine/templates/clone-template.js';
+import { machineInPlace } from './in-place.js';
 import { newMachine, randomMachineName } from './machine-factory.js';
 import { deletionOrderOf, machinesToDelete } from './scale-down.js';
 import type { MachineSetScope } from './scope.js';
@@ -36,6 +37,17 @@ export const ownMachineSetPhase = clusterOwnershipPhase({
 export async function findMachinesPhase(s: MachineSetScope): Promise<PhaseResult> {
   const owned = await s.ctx.store.listByOwner(s.object.metadata.uid);
   s.machines = owned.filter((o) => o.kind === 'Machine' && isControlledBy(o, s.object.metadata.uid));
+  return {};
+}
+
+/** The MachineSet's in-place fields onto its Machines (in-place.ts): no Machine is replaced for them. */
+export async function syncMachinesPhase(s: MachineSetScope): Promise<PhaseResult> {
+  const next: StoredObject[] = [];
+  for (const machine of s.machines) {
+    const changed = machineInPlace(machine, s.object);
+    next.push(changed ? await s.ctx.store.update(changed) : machine);
+  }
+  s.machines = next;
   return {};
 }
 

@@ -3,7 +3,7 @@ import type { ReconcilerDefinition } from '../../engine/skeleton/types.js';
 import { conditionPath } from '../../engine/skeleton/watch-fields.js';
 import { COUNTED_CONDITIONS } from '../cluster/counters.js';
 import { CONDITION_OWNER_REMEDIATED } from '../machinehealthcheck/well-known.js';
-import { MISSING_CLONE_REASONS, deleteMachinesPhase, findMachinesPhase, labelMachineSetPhase, ownMachineSetPhase, repairMissingClonesPhase, scalePhase } from './phases.js';
+import { MISSING_CLONE_REASONS, deleteMachinesPhase, findMachinesPhase, labelMachineSetPhase, ownMachineSetPhase, repairMissingClonesPhase, scalePhase, syncMachinesPhase } from './phases.js';
 import { REASON_MACHINE_DELETING, remediateUnhealthyPhase } from './remediation.js';
 import { type MachineSetScope, createMachineSetScope } from './scope.js';
 import { computeMachineSetStatus, machineSetConditionsPhase } from './status.js';
@@ -40,7 +40,7 @@ export const machineSetReconciler: ReconcilerDefinition<MachineSetScope> = {
   watches: [{ kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'owner', changes: MACHINE_CHANGES_A_MACHINE_SET_READS }],
   finalizer: MACHINE_SET_FINALIZER,
   createScope: createMachineSetScope,
-  phases: [labelMachineSetPhase, ownMachineSetPhase, findMachinesPhase, repairMissingClonesPhase, remediateUnhealthyPhase, scalePhase, machineSetConditionsPhase],
+  phases: [labelMachineSetPhase, ownMachineSetPhase, findMachinesPhase, syncMachinesPhase, repairMissingClonesPhase, remediateUnhealthyPhase, scalePhase, machineSetConditionsPhase],
   deletePhases: [findMachinesPhase, deleteMachinesPhase],
   computeStatus: computeMachineSetStatus,
 };
