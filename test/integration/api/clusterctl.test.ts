@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { type ControlPlane, startControlPlane } from '../../../local/control-plane.js';
-import { stringAt } from '../../../shared/contracts/json.js';
+import { stringAt, valueAt } from '../../../shared/contracts/json.js';
 import { clusterctlBinary } from '../../support/clusterctl-binary.js';
 import { eventually } from '../../support/eventually.js';
 import { runTool } from '../../support/kubectl-binaries.js';
@@ -84,5 +84,36 @@ describe('clusterctl v1.14 against capless', () => {
     expect(stringAt(config, 'current-context')).toBe(`${CLUSTER}-admin@${CLUSTER}`);
     expect(result.stdout).toContain('certificate-authority-data:');
     expect(result.stdout).toContain('client-certificate-data:');
+  });
+
+  async function machinesOf(label: string, owner: string): Promise<{ names: string[]; running: boolean }> {
+    const listed = await runTool('kubectl', ['get', 'machines', '-n', NS, '-l', `${label}=${owner}`, '-o', 'json'], env());
+    const items = valueAt(parse(listed.stdout || '{}'), 'items');
+    const machines: unknown[] = Array.isArray(items) ? items : [];
+    const live = machines.filter((m) => stringAt(m, 'metadata', 'deletionTimestamp') === undefined);
+    return { names: live.map((m) => stringAt(m, 'metadata', 'name') ?? '').sort(), running: live.every((m) => stringAt(m, 'status', 'phase') === 'Running') };
+  }
+
+  it.for([
+    ['machinedeployment', workerPoolName(CLUSTER), 'cluster.x-k8s.io/deployment-name'],
+    ['kubeadmcontrolplane', controlPlaneName(CLUSTER), 'cluster.x-k8s.io/control-plane-name'],
+  ] as const)('alpha rollout restart %s replaces its Machines with new ones', async ([resource, name, label], context) => {
+    const bin = binary(context);
+    const before = await eventually(`the Machines of ${name} to run`, async (report) => {
+      const found = await machinesOf(label, name);
+      report(found);
+      return found.names.length === 1 && found.running ? found.names : undefined;
+    });
+    // Timestamps have whole seconds: a Machine made in the second rollout.after names is not older than it.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const restarted = await runTool(bin, ['alpha', 'rollout', 'restart', `${resource}/${name}`, '-n', NS], env());
+    expect(restarted.stderr).toBe('');
+    expect(restarted.code).toBe(0);
+    const after = await eventually(`${name}'s Machines to be replaced`, async (report) => {
+      const found = await machinesOf(label, name);
+      report(found);
+      return found.names.length === 1 && found.running && !found.names.some((n) => before.includes(n)) ? found.names : undefined;
+    });
+    expect(after).toHaveLength(1);
   });
 });
