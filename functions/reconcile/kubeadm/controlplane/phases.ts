@@ -29,6 +29,7 @@ import { CLUSTER_SECRET_TYPE, CORE_GROUP, kubeconfigSecretName } from '../common
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { addonSkips, remediationInProgress } from './annotations.js';
 import { controlPlaneFailureDomains } from './failure-domains.js';
+import { controlPlaneMachineInPlace } from './in-place.js';
 import { orphanedParts, resumableName } from './orphaned-parts.js';
 import { buildInfraMachine, buildKubeadmConfig, buildMachine, newMachineName } from './machine-factory.js';
 import { configSpecHash, machineFacts, machineHasNode } from './machine-facts.js';
@@ -155,6 +156,20 @@ export async function collectMachines(scope: KcpScope): Promise<PhaseResult | un
     return machineFacts(m, { spec: scope.spec, specHash, now, ...(infraMachine ? { infraMachine } : {}) });
   });
   if (scope.machines.some(machineHasNode)) scope.initialized = true;
+  return undefined;
+}
+
+/** The KubeadmControlPlane's in-place fields onto its Machines (in-place.ts); the scope keeps the written versions. */
+export async function syncMachines(scope: KcpScope): Promise<PhaseResult | undefined> {
+  const { clusterName } = scope;
+  if (!clusterName) return STOP;
+  for (const machine of scope.machines) {
+    const changed = controlPlaneMachineInPlace(machine, scope.spec, clusterName, scope.object.metadata.name);
+    if (!changed) continue;
+    const written = await scope.ctx.store.update(changed);
+    scope.machines = scope.machines.map((m) => (m === machine ? written : m));
+    scope.clusterObjects = scope.clusterObjects.map((o) => (o === machine ? written : o));
+  }
   return undefined;
 }
 

@@ -10,6 +10,7 @@ import {
   reconcileReplicas,
   reportConditions,
   resolveCluster,
+  syncMachines,
 } from './phases.js';
 import { remediateControlPlane } from './remediation.js';
 import { conditionPath, valueIsPath } from '../../engine/skeleton/watch-fields.js';
@@ -59,7 +60,7 @@ export const kubeadmControlPlaneReconciler: ReconcilerDefinition<KcpScope> = {
     { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'clusterLabel', on: ['REMOVE'] },
   ],
   createScope: createKcpScope,
-  phases: [resolveCluster, reconcileCertificates, reconcileKubeconfig, collectMachines, remediateControlPlane, reconcileReplicas, reportConditions],
+  phases: [resolveCluster, reconcileCertificates, reconcileKubeconfig, collectMachines, syncMachines, remediateControlPlane, reconcileReplicas, reportConditions],
   deletePhases: [deleteControlPlane],
   computeStatus: (scope) =>
     kcpStatus({

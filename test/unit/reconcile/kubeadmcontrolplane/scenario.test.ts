@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { builtinProviderRegistry } from '../../../../functions/reconcile/engine/providers/builtin.js';
-import { isRecord, numberAt, stringAt, valueAt } from '../../../../shared/contracts/json.js';
+import { isRecord, numberAt, recordAt, stringAt, valueAt } from '../../../../shared/contracts/json.js';
 import type { StoredObject } from '../../../../shared/contracts/object.js';
 import { WORKLOAD_CLUSTER_PORT } from '../../../../shared/ports/workload-cluster.js';
 import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
@@ -125,6 +125,31 @@ describe('KubeadmControlPlane scenario (converge harness, in-memory provider)', 
     expect(await cpMachines(store)).toEqual([]);
     expect(await kcp(store)).toBeUndefined();
   });
+  it('changes machineTemplate labels, annotations, taints and the drain timeout in place: no Machine replaced, each carries them', async () => {
+    const { store, run } = await setup(3);
+    expect((await run()).errors).toEqual([]);
+    const before = (await cpMachines(store)).map((m) => m.metadata.name).sort();
+    const current = await kcp(store);
+    const template = recordAt(current, 'spec', 'machineTemplate') ?? {};
+    await setSpec(store, {
+      machineTemplate: {
+        ...template,
+        metadata: { labels: { tier: 'control' }, annotations: { 'example.com/owner': 'platform' } },
+        spec: { ...recordAt(template, 'spec'), taints: [{ key: 'role', value: 'cp', effect: 'NoSchedule' }], deletion: { nodeDrainTimeoutSeconds: 300 } },
+      },
+    });
+    expect((await run()).errors).toEqual([]);
+    const after = await cpMachines(store);
+    expect(after.map((m) => m.metadata.name).sort()).toEqual(before);
+    for (const machine of after) {
+      expect(machine.metadata.labels).toMatchObject({ tier: 'control', 'cluster.x-k8s.io/control-plane-name': 'cp' });
+      expect(machine.metadata.annotations).toMatchObject({ 'example.com/owner': 'platform' });
+      expect(machine.spec).toMatchObject({ taints: [{ key: 'role', value: 'cp', effect: 'NoSchedule' }], deletion: { nodeDrainTimeoutSeconds: 300 } });
+    }
+    expect((await kcp(store))?.status).toMatchObject({ replicas: 3, upToDateReplicas: 3 });
+    expect((await run()).writes).toBe(0);
+  });
+
   it('deletes stale parts a crash left behind (no Machine names them, and they are not what it would build now) before it creates a Machine', async () => {
     const { store, run } = await setup(1);
     const owner = await kcp(store);
