@@ -9,6 +9,13 @@ export interface WorkloadNodeCondition {
   lastTransitionTime?: string;
 }
 
+/** A Node taint (corev1.Taint). */
+export interface NodeTaint {
+  key: string;
+  value?: string;
+  effect: string;
+}
+
 /** What the core sees of a workload cluster's Node. */
 export interface WorkloadNode {
   name: string;
@@ -17,6 +24,24 @@ export interface WorkloadNode {
   conditions?: WorkloadNodeCondition[];
   /** status.nodeInfo fields (kubeletVersion, …). */
   info?: Record<string, string>;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  /** spec.taints. */
+  taints?: NodeTaint[];
+  /** The version read: a patch naming it applies only to that version. */
+  resourceVersion?: string;
+}
+
+/**
+ * A change of a Node's metadata and taints, as Cluster API's Machine controller makes it: labels
+ * and annotations set (a string) or removed (null), the whole taint list when it changes, and
+ * the resourceVersion read (optimistic locking: a Node changed meanwhile refuses the patch).
+ */
+export interface NodePatch {
+  labels: Record<string, string | null>;
+  annotations: Record<string, string | null>;
+  taints?: NodeTaint[];
+  resourceVersion?: string;
 }
 
 export interface WorkloadClusterRef {
@@ -50,6 +75,8 @@ export interface WorkloadCluster {
   findNodeByProviderID(cluster: WorkloadClusterRef, providerID: string): Promise<WorkloadNode | undefined>;
   /** Applies every object in order; resolves with the ones that failed (empty when all applied). */
   applyObjects(cluster: WorkloadClusterRef, objects: readonly WorkloadObject[], options: { mode: ApplyMode }): Promise<ApplyFailure[]>;
+  /** Patches the Node's labels, annotations and taints (a merge patch at `patch.resourceVersion`). */
+  patchNode(cluster: WorkloadClusterRef, nodeName: string, patch: NodePatch): Promise<void>;
   /**
    * The same workload clusters, reading capless's store through `store`: a reconcile passes its
    * own (the per-reconcile read cache), so an object it already read is not read again. Absent
@@ -62,7 +89,7 @@ export interface WorkloadCluster {
 export const WORKLOAD_CLUSTER_PORT = 'workloadCluster';
 
 export function isWorkloadCluster(value: unknown): value is WorkloadCluster {
-  return isRecord(value) && typeof value.findNodeByProviderID === 'function' && typeof value.applyObjects === 'function';
+  return isRecord(value) && typeof value.findNodeByProviderID === 'function' && typeof value.applyObjects === 'function' && typeof value.patchNode === 'function';
 }
 
 /**
@@ -75,6 +102,14 @@ export class WorkloadClusterUnavailableError extends TransientError {
     super(message, options);
     this.name = 'WorkloadClusterUnavailableError';
     this.reason = reason;
+  }
+}
+
+/** The Node (or object) changed since it was read: read it again and retry. */
+export class WorkloadClusterConflictError extends TransientError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'WorkloadClusterConflictError';
   }
 }
 

@@ -9,6 +9,7 @@ import type { ObjectStore } from '../ports/object-store.js';
 import type {
   ApplyFailure,
   ApplyMode,
+  NodePatch,
   WorkloadCluster,
   WorkloadClusterRef,
   WorkloadNode,
@@ -82,6 +83,11 @@ export class InMemoryWorkloadCluster implements WorkloadCluster {
       name: parsed.name,
     });
     if (!machine || machine.spec?.providerID !== providerID) return undefined;
-    return simulatedNodeOf(machine.status);
+    const node = simulatedNodeOf(machine.status);
+    return node && this.objects.nodes.decorate(cluster, node);
+  }
+
+  async patchNode(cluster: WorkloadClusterRef, nodeName: string, patch: NodePatch): Promise<void> {
+    this.objects.nodes.patch(cluster, nodeName, patch);
   }
 }

@@ -1,14 +1,17 @@
 /**
  * The objects applied to simulated workload clusters (ClusterResourceSet resources on in-memory
- * infrastructure): kept in the process, keyed by cluster and object, with the same create-only /
+ * infrastructure) and their Nodes' metadata (in-memory-node-metadata.ts): kept in the process, keyed by cluster and object, with the same create-only /
  * create-or-merge semantics as a real API server. Simulated clusters vanish with the process; so
  * do their objects (the ClusterResourceSetBinding in the store is the durable record).
  */
 import { clone, isRecord } from '../contracts/json.js';
 import type { ApplyFailure, ApplyMode, WorkloadClusterRef, WorkloadObject } from '../ports/workload-cluster.js';
+import { InMemoryNodeMetadata } from './in-memory-node-metadata.js';
 
 export class InMemoryWorkloadObjects {
   private readonly clusters = new Map<string, Map<string, WorkloadObject>>();
+  /** The simulated Nodes' labels, annotations and taints, shared the same way. */
+  readonly nodes = new InMemoryNodeMetadata();
 
   apply(cluster: WorkloadClusterRef, objects: readonly WorkloadObject[], mode: ApplyMode): ApplyFailure[] {
     const stored = this.clusterObjects(cluster);

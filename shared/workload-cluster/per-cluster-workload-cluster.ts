@@ -1,13 +1,13 @@
 /**
  * The WorkloadCluster the reconcilers get: simulated clusters (in-memory infrastructure) are
  * answered by the in-memory implementation, every other cluster by the kubeconfig-based one.
- * Nodes are routed by their providerID's scheme (no read: the scheme names the provider); applied
- * objects by the Cluster's `spec.infrastructureRef` (InMemoryCluster, or a DevCluster with
- * `backend.inMemory`, is simulated).
+ * Nodes are found by their providerID's scheme (no read: the scheme names the provider); applied
+ * objects and Node patches go by the Cluster's `spec.infrastructureRef` (InMemoryCluster, or a
+ * DevCluster with `backend.inMemory`, is simulated).
  */
 import { recordAt, stringAt } from '../contracts/json.js';
 import type { ObjectStore } from '../ports/object-store.js';
-import type { ApplyFailure, ApplyMode, WorkloadCluster, WorkloadClusterRef, WorkloadNode, WorkloadObject } from '../ports/workload-cluster.js';
+import type { ApplyFailure, ApplyMode, NodePatch, WorkloadCluster, WorkloadClusterRef, WorkloadNode, WorkloadObject } from '../ports/workload-cluster.js';
 import { parseInMemoryProviderID } from './in-memory-workload-cluster.js';
 
 const INFRASTRUCTURE_GROUP = 'infrastructure.cluster.x-k8s.io';
@@ -31,6 +31,11 @@ export class PerClusterWorkloadCluster implements WorkloadCluster {
   async applyObjects(cluster: WorkloadClusterRef, objects: readonly WorkloadObject[], options: { mode: ApplyMode }): Promise<ApplyFailure[]> {
     const target = (await this.isSimulated(cluster)) ? this.simulated : this.real;
     return target.applyObjects(cluster, objects, options);
+  }
+
+  async patchNode(cluster: WorkloadClusterRef, nodeName: string, patch: NodePatch): Promise<void> {
+    const target = (await this.isSimulated(cluster)) ? this.simulated : this.real;
+    return target.patchNode(cluster, nodeName, patch);
   }
 
   /** Whether the Cluster's infrastructure is simulated by capless's in-memory provider. */

@@ -3,13 +3,17 @@
  * whose instance runs, it first "boots" the instance the way CAPA's user data does (read the
  * user data, fetch the Secrets Manager chunks the boot script names, gunzip them) and records the
  * bootstrap data the instance would have run; only then does kubelet "register" the Node.
- * Instances whose user data cannot be resolved never get a Node.
+ * Instances whose user data cannot be resolved never get a Node. A Node registers with the taint
+ * kubeadm's JoinConfiguration in that bootstrap data gives it (`node.cluster.x-k8s.io/uninitialized`
+ * on workers), and keeps the labels, annotations and taints patched onto it.
  */
+
+const UNINITIALIZED: NodeTaint = { key: 'node.cluster.x-k8s.io/uninitialized', effect: 'NoSchedule' };
 
 import { gunzipSync } from 'node:zlib';
 import { DescribeInstanceAttributeCommand, EC2Client } from '@aws-sdk/client-ec2';
 import type { AwsCloudFactory } from '../../shared/ports/aws-cloud.js';
-import type { ApplyFailure, ApplyMode, WorkloadCluster, WorkloadClusterRef, WorkloadNode, WorkloadObject } from '../../shared/ports/workload-cluster.js';
+import type { ApplyFailure, ApplyMode, NodePatch, NodeTaint, WorkloadCluster, WorkloadClusterRef, WorkloadNode, WorkloadObject } from '../../shared/ports/workload-cluster.js';
 import { InMemoryWorkloadObjects } from '../../shared/workload-cluster/in-memory-workload-objects.js';
 import { parseAwsProviderID, regionOfZone } from '../../functions/reconcile/infrastructure/aws/common/cluster-network.js';
 
@@ -31,7 +35,11 @@ export class BootingWorkloadCluster implements WorkloadCluster {
     return this.objects.apply(cluster, objects, options.mode);
   }
 
-  async findNodeByProviderID(_cluster: WorkloadClusterRef, providerID: string): Promise<WorkloadNode | undefined> {
+  async patchNode(cluster: WorkloadClusterRef, nodeName: string, patch: NodePatch): Promise<void> {
+    this.objects.nodes.patch(cluster, nodeName, patch);
+  }
+
+  async findNodeByProviderID(cluster: WorkloadClusterRef, providerID: string): Promise<WorkloadNode | undefined> {
     const parsed = parseAwsProviderID(providerID);
     if (!parsed) return undefined;
     const region = regionOfZone(parsed.availabilityZone);
@@ -42,7 +50,8 @@ export class BootingWorkloadCluster implements WorkloadCluster {
       if (!booted) return undefined;
       this.booted.set(instance.id, booted);
     }
-    return { name: instance.privateDnsName ?? instance.id, ready: true };
+    const registered = this.booted.get(instance.id)?.bootstrapData.includes(UNINITIALIZED.key) ? [UNINITIALIZED] : [];
+    return this.objects.nodes.decorate(cluster, { name: instance.privateDnsName ?? instance.id, ready: true }, registered);
   }
 
   private async boot(region: string, instanceId: string): Promise<BootedInstance | undefined> {

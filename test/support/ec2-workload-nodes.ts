@@ -9,7 +9,7 @@ import { controllerOf } from '../../shared/contracts/object.js';
 import { AWS_MACHINE_KIND } from '../../shared/contracts/providers/aws/aws-kinds.js';
 import type { InMemoryAwsCloudFactory } from '../../shared/adapters/memory/aws-cloud/in-memory-aws-cloud.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
-import type { ApplyFailure, ApplyMode, WorkloadCluster, WorkloadClusterRef, WorkloadNode, WorkloadObject } from '../../shared/ports/workload-cluster.js';
+import type { ApplyFailure, ApplyMode, NodePatch, WorkloadCluster, WorkloadClusterRef, WorkloadNode, WorkloadObject } from '../../shared/ports/workload-cluster.js';
 import { InMemoryWorkloadObjects } from '../../shared/workload-cluster/in-memory-workload-objects.js';
 import { parseAwsProviderID, regionOfZone } from '../../functions/reconcile/infrastructure/aws/common/cluster-network.js';
 
@@ -25,6 +25,10 @@ export class Ec2WorkloadNodes implements WorkloadCluster {
     return this.objects.apply(cluster, objects, options.mode);
   }
 
+  async patchNode(cluster: WorkloadClusterRef, nodeName: string, patch: NodePatch): Promise<void> {
+    this.objects.nodes.patch(cluster, nodeName, patch);
+  }
+
   async findNodeByProviderID(cluster: WorkloadClusterRef, providerID: string): Promise<WorkloadNode | undefined> {
     const parsed = parseAwsProviderID(providerID);
     if (!parsed) return undefined;
@@ -35,6 +39,6 @@ export class Ec2WorkloadNodes implements WorkloadCluster {
     const owner = awsMachine ? controllerOf(awsMachine) : undefined;
     const machine = owner ? await this.store.get({ group: 'cluster.x-k8s.io', kind: 'Machine', namespace: cluster.namespace, name: owner.name }) : undefined;
     const version = stringAt(machine, 'spec', 'version');
-    return { name: instance.privateDnsName ?? instance.id, ready: true, ...(version ? { info: { kubeletVersion: version } } : {}) };
+    return this.objects.nodes.decorate(cluster, { name: instance.privateDnsName ?? instance.id, ready: true, ...(version ? { info: { kubeletVersion: version } } : {}) });
   }
 }

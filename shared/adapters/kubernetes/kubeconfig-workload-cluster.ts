@@ -7,19 +7,23 @@
  *   selector for it), as Cluster API's node reference lookup does.
  * - Objects are created (`CreateOnly`) or read and merge-patched at the read resourceVersion
  *   (`CreateOrUpdate`), the way ClusterResourceSet applies its resources.
+ * - A Node's labels, annotations and taints are merge-patched at the resourceVersion the Machine
+ *   reconcile read (a Node changed meanwhile is a 409: `WorkloadClusterConflictError`, retried).
  * - No Secret yet, connection failures, timeouts and 5xx are `WorkloadClusterUnavailableError`
  *   (transient); 401/403 are `WorkloadClusterAccessDeniedError`.
  */
-import { ApiException, CoreV1Api, KubeConfig, KubernetesObjectApi, PatchStrategy } from '@kubernetes/client-node';
+import { ApiException, CoreV1Api, KubeConfig, KubernetesObjectApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { recordAt, stringAt } from '../../contracts/json.js';
 import type { ObjectStore } from '../../ports/object-store.js';
 import {
   type ApplyFailure,
   type ApplyMode,
+  type NodePatch,
   type WorkloadCluster,
   type WorkloadClusterRef,
   type WorkloadNode,
   type WorkloadObject,
+  WorkloadClusterConflictError,
   WorkloadClusterUnavailableError,
 } from '../../ports/workload-cluster.js';
 import { workloadNodeOf } from './node-mapping.js';
@@ -75,6 +79,26 @@ export class KubeconfigWorkloadCluster implements WorkloadCluster {
       if (failure) failures.push({ object: identityOf(object), message: failure });
     }
     return failures;
+  }
+
+  async patchNode(cluster: WorkloadClusterRef, nodeName: string, patch: NodePatch): Promise<void> {
+    const client = await this.clientFor(cluster);
+    // A JSON merge patch: null removes a label or annotation, `taints` replaces the list.
+    const body = {
+      metadata: {
+        ...(patch.resourceVersion ? { resourceVersion: patch.resourceVersion } : {}),
+        labels: patch.labels,
+        annotations: patch.annotations,
+      },
+      ...(patch.taints ? { spec: { taints: patch.taints } } : {}),
+    };
+    const what = `patching Node ${nodeName} of ${describe(cluster)}`;
+    try {
+      await this.call(what, () => client.core.patchNode({ name: nodeName, body, fieldManager: FIELD_MANAGER }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch)));
+    } catch (error) {
+      if (error instanceof ApiException && error.code === 409) throw new WorkloadClusterConflictError(`${what}: ${statusMessage(error.body)}`, { cause: error });
+      throw error;
+    }
   }
 
   /** Applies one object; a refusal the API explained comes back as its message, access and availability errors are thrown. */

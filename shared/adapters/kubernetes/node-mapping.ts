@@ -1,6 +1,6 @@
 /** A Node as client-node returns it → what the core sees of it (WorkloadNode). */
 import type { V1Node } from '@kubernetes/client-node';
-import type { WorkloadNode, WorkloadNodeCondition } from '../../ports/workload-cluster.js';
+import type { NodeTaint, WorkloadNode, WorkloadNodeCondition } from '../../ports/workload-cluster.js';
 
 export function workloadNodeOf(node: V1Node): WorkloadNode | undefined {
   const name = node.metadata?.name;
@@ -11,11 +11,16 @@ export function workloadNodeOf(node: V1Node): WorkloadNode | undefined {
       : [],
   );
   const info = Object.fromEntries(Object.entries(node.status?.nodeInfo ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const taints: NodeTaint[] = (node.spec?.taints ?? []).map((t) => ({ key: t.key, effect: t.effect, ...(t.value !== undefined ? { value: t.value } : {}) }));
   return {
     name,
     ready: conditions.some((c) => c.type === 'Ready' && c.status === 'True'),
     conditions,
     ...(Object.keys(info).length > 0 ? { info } : {}),
+    labels: { ...node.metadata?.labels },
+    annotations: { ...node.metadata?.annotations },
+    taints,
+    ...(node.metadata?.resourceVersion ? { resourceVersion: node.metadata.resourceVersion } : {}),
   };
 }
 

@@ -16,6 +16,9 @@ function recorder(name: string, calls: string[]): WorkloadCluster {
       calls.push(name);
       return [];
     },
+    async patchNode() {
+      calls.push(name);
+    },
   };
 }
 

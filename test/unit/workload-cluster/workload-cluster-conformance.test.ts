@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { WorkloadClusterAccessDeniedError, WorkloadClusterUnavailableError, type WorkloadObject } from '../../../shared/ports/workload-cluster.js';
+import { WorkloadClusterAccessDeniedError, WorkloadClusterConflictError, WorkloadClusterUnavailableError, type WorkloadObject } from '../../../shared/ports/workload-cluster.js';
 import { inMemoryHarness, kubeconfigHarness, type WorkloadClusterHarness } from '../../support/workload-cluster-harness.js';
 
 /** The WorkloadCluster port's contract, on every implementation. */
@@ -69,6 +69,41 @@ describe.each(implementations)('WorkloadCluster conformance: %s', (_name, start)
       expect(await harness.workload.applyObjects(harness.cluster, objects, { mode })).toEqual([]);
     }
     expect(await harness.applied(objects[1] ?? configMap('b', {}))).toMatchObject({ data: { k: '2' } });
+  });
+});
+
+describe.each(implementations)('WorkloadCluster conformance, Node patches: %s', (_name, start) => {
+  const taint = { key: 'node.cluster.x-k8s.io/uninitialized', effect: 'NoSchedule' };
+
+  it('sets labels, annotations and taints at the version read, removes what is patched to null, and keeps the rest', async () => {
+    harness = await start();
+    const providerID = await harness.addNode('n', true);
+    const first = await harness.workload.findNodeByProviderID(harness.cluster, providerID);
+    await harness.workload.patchNode(harness.cluster, 'n', {
+      labels: { 'node-role.kubernetes.io/worker': '', keep: 'me' },
+      annotations: { 'cluster.x-k8s.io/machine': 'm-1' },
+      taints: [taint],
+      ...(first?.resourceVersion ? { resourceVersion: first.resourceVersion } : {}),
+    });
+    const second = await harness.workload.findNodeByProviderID(harness.cluster, providerID);
+    expect(second).toMatchObject({ labels: { 'node-role.kubernetes.io/worker': '', keep: 'me' }, annotations: { 'cluster.x-k8s.io/machine': 'm-1' }, taints: [taint] });
+    expect(second?.resourceVersion).not.toBe(first?.resourceVersion);
+
+    await harness.workload.patchNode(harness.cluster, 'n', { labels: { 'node-role.kubernetes.io/worker': null }, annotations: {}, taints: [], ...(second?.resourceVersion ? { resourceVersion: second.resourceVersion } : {}) });
+    const third = await harness.workload.findNodeByProviderID(harness.cluster, providerID);
+    expect(third?.labels).toEqual({ keep: 'me' });
+    expect(third?.annotations).toMatchObject({ 'cluster.x-k8s.io/machine': 'm-1' });
+    expect(third?.taints).toEqual([]);
+  });
+
+  it('refuses a patch at a version the Node has moved past as a conflict, and changes nothing', async () => {
+    harness = await start();
+    const providerID = await harness.addNode('n', true);
+    const read = await harness.workload.findNodeByProviderID(harness.cluster, providerID);
+    await harness.workload.patchNode(harness.cluster, 'n', { labels: { a: '1' }, annotations: {}, ...(read?.resourceVersion ? { resourceVersion: read.resourceVersion } : {}) });
+    const stale = harness.workload.patchNode(harness.cluster, 'n', { labels: { a: '2' }, annotations: {}, ...(read?.resourceVersion ? { resourceVersion: read.resourceVersion } : {}) });
+    await expect(stale).rejects.toBeInstanceOf(WorkloadClusterConflictError);
+    expect((await harness.workload.findNodeByProviderID(harness.cluster, providerID))?.labels).toMatchObject({ a: '1' });
   });
 });
 

@@ -111,6 +111,7 @@ describe('ClusterResourceSet reconciler', () => {
       applyObjects: async () => {
         throw new WorkloadClusterUnavailableError('KubeconfigNotFound', 'waiting for Secret default/c1-kubeconfig');
       },
+      patchNode: async () => {},
     };
     const { ctx } = setup(unreachable);
     await cluster(ctx, 'c1', { cni: 'calico' }, true);

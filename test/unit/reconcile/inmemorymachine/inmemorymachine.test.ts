@@ -95,6 +95,10 @@ describe('inMemoryMachineReconciler', () => {
       ready: true,
       info: { kubeletVersion: 'v1.31.0' },
       conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:02Z' }],
+      labels: {},
+      annotations: {},
+      taints: [],
+      resourceVersion: '1',
     });
   });
 

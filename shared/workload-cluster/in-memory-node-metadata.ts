@@ -1,0 +1,63 @@
+/**
+ * The labels, annotations and taints of simulated workload clusters' Nodes, kept in the process
+ * beside their applied objects: what `patchNode` writes and `findNodeByProviderID` reads back,
+ * with a resourceVersion per Node that a patch naming another one is refused on, as the API
+ * server refuses it (409). A Node starts with the taints it registered with (kubelet's, from
+ * kubeadm's nodeRegistration); simulated Nodes vanish with the process.
+ */
+import { clone } from '../contracts/json.js';
+import type { NodePatch, NodeTaint, WorkloadClusterRef, WorkloadNode } from '../ports/workload-cluster.js';
+import { WorkloadClusterConflictError } from '../ports/workload-cluster.js';
+
+interface NodeMetadata {
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  taints: NodeTaint[];
+  version: number;
+}
+
+export class InMemoryNodeMetadata {
+  private readonly nodes = new Map<string, NodeMetadata>();
+
+  /** The Node with what was written to it; a Node seen the first time is registered with `registeredTaints`. */
+  decorate(cluster: WorkloadClusterRef, node: WorkloadNode, registeredTaints: readonly NodeTaint[] = []): WorkloadNode {
+    const metadata = this.metadataOf(cluster, node.name, registeredTaints);
+    return {
+      ...node,
+      labels: { ...node.labels, ...metadata.labels },
+      annotations: { ...node.annotations, ...metadata.annotations },
+      taints: clone(metadata.taints),
+      resourceVersion: String(metadata.version),
+    };
+  }
+
+  patch(cluster: WorkloadClusterRef, nodeName: string, patch: NodePatch): void {
+    const metadata = this.metadataOf(cluster, nodeName, []);
+    if (patch.resourceVersion !== undefined && patch.resourceVersion !== String(metadata.version)) {
+      throw new WorkloadClusterConflictError(`Node ${nodeName} was changed since resourceVersion ${patch.resourceVersion}`);
+    }
+    metadata.labels = applied(metadata.labels, patch.labels);
+    metadata.annotations = applied(metadata.annotations, patch.annotations);
+    if (patch.taints) metadata.taints = clone(patch.taints);
+    metadata.version += 1;
+  }
+
+  private metadataOf(cluster: WorkloadClusterRef, nodeName: string, registeredTaints: readonly NodeTaint[]): NodeMetadata {
+    const key = `${cluster.namespace}/${cluster.name}/${nodeName}`;
+    let metadata = this.nodes.get(key);
+    if (!metadata) {
+      metadata = { labels: {}, annotations: {}, taints: clone([...registeredTaints]), version: 1 };
+      this.nodes.set(key, metadata);
+    }
+    return metadata;
+  }
+}
+
+function applied(current: Record<string, string>, changes: Record<string, string | null>): Record<string, string> {
+  const next = { ...current };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) delete next[key];
+    else next[key] = value;
+  }
+  return next;
+}
