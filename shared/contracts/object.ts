@@ -164,5 +164,16 @@ export const ANNOTATION_MAX_REPLICAS = 'machinedeployment.clusters.x-k8s.io/max-
 /** On a MachineDeployment or MachineSet: the node group bounds of the cluster autoscaler's Cluster API provider. */
 export const ANNOTATION_AUTOSCALER_MIN_SIZE = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size';
 export const ANNOTATION_AUTOSCALER_MAX_SIZE = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size';
+/** On a workload cluster's Node: the Machine it belongs to and that Machine's cluster and owner (Cluster API's node annotations). */
+export const ANNOTATION_NODE_CLUSTER_NAME = 'cluster.x-k8s.io/cluster-name';
+export const ANNOTATION_NODE_CLUSTER_NAMESPACE = 'cluster.x-k8s.io/cluster-namespace';
+export const ANNOTATION_NODE_MACHINE = 'cluster.x-k8s.io/machine';
+export const ANNOTATION_NODE_OWNER_KIND = 'cluster.x-k8s.io/owner-kind';
+export const ANNOTATION_NODE_OWNER_NAME = 'cluster.x-k8s.io/owner-name';
+/** On a Node: the comma-separated keys of the labels and annotations last synced from its Machine. */
+export const ANNOTATION_LABELS_FROM_MACHINE = 'cluster.x-k8s.io/labels-from-machine';
+export const ANNOTATION_ANNOTATIONS_FROM_MACHINE = 'cluster.x-k8s.io/annotations-from-machine';
+/** On a Node whose InfraMachine reports `status.interruptible` (a spot instance). */
+export const LABEL_INTERRUPTIBLE = 'cluster.x-k8s.io/interruptible';
 /** `<namespace>/<name>` of a Secret whose `ca.crt` becomes an ExtensionConfig's caBundle. */
 export const ANNOTATION_INJECT_CA_FROM_SECRET = 'runtime.cluster.x-k8s.io/inject-ca-from-secret';

@@ -130,6 +130,18 @@ describe("CAPA's cluster template on moto", () => {
       expect(stringAt(machine, 'status', 'phase')).toBe('Running');
     }
 
+    // Each Node carries its Machine's bookkeeping annotations; the workers registered with kubeadm's
+    // uninitialized taint (their JoinConfiguration gives it), which the Machine removed once it synced them.
+    for (const machine of machines) {
+      const awsMachine = awsMachines.find((m) => m.metadata.name === stringAt(machine, 'spec', 'infrastructureRef', 'name'));
+      const providerID = stringAt(awsMachine, 'spec', 'providerID') ?? '';
+      const node = await workload.findNodeByProviderID({ namespace: NS, name: CLUSTER }, providerID);
+      expect(node?.annotations).toMatchObject({ 'cluster.x-k8s.io/machine': machine.metadata.name, 'cluster.x-k8s.io/cluster-name': CLUSTER, 'cluster.x-k8s.io/cluster-namespace': NS });
+      expect(node?.taints?.map((t) => t.key)).not.toContain('node.cluster.x-k8s.io/uninitialized');
+      const worker = machine.metadata.labels?.['cluster.x-k8s.io/control-plane'] === undefined;
+      expect(workload.booted.get(stringAt(awsMachine, 'spec', 'instanceID') ?? '')?.bootstrapData.includes('node.cluster.x-k8s.io/uninitialized')).toBe(worker);
+    }
+
     // ELBv2 (moto) holds one network load balancer and one target group, targeting the 3 control-plane instances.
     const balancing = await clusterLoadBalancing(elbv2, CLUSTER);
     const controlPlaneIds = instances.filter((i) => tag(i, 'sigs.k8s.io/cluster-api-provider-aws/role') === 'control-plane').map((i) => i.InstanceId);

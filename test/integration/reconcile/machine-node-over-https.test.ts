@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinProviderRegistry } from '../../../functions/reconcile/engine/providers/builtin.js';
 import { type ControlPlane, startControlPlane } from '../../../local/control-plane.js';
 import { conditionsOf, findCondition } from '../../../shared/contracts/conditions.js';
-import { stringAt } from '../../../shared/contracts/json.js';
+import { stringAt, valueAt } from '../../../shared/contracts/json.js';
 import { MemoryObjectStore } from '../../../shared/store/memory-store.js';
 import { eventually } from '../../support/eventually.js';
 import { FAKE_CLOUD_GROUP, FAKE_CLOUD_PROVIDER } from '../../support/fake-cloud-provider.js';
@@ -106,5 +106,8 @@ describe('a Machine finds its Node in the workload API over HTTPS', () => {
     expect(stringAt(running, 'status', 'nodeInfo', 'kubeletVersion')).toBe('v1.33.0');
     expect(findCondition(conditionsOf(running.status), 'NodeHealthy')).toMatchObject({ status: 'True', reason: 'NodeHealthy' });
     expect(workload.requests).toContain('GET /api/v1/nodes');
+    // The Machine wrote its bookkeeping annotations onto its Node over HTTPS (a merge patch).
+    expect(workload.requests).toContain('PATCH /api/v1/nodes/ip-10-0-0-1.ec2.internal');
+    expect(valueAt(workload.get('/api/v1/nodes/ip-10-0-0-1.ec2.internal'), 'metadata', 'annotations')).toMatchObject({ 'cluster.x-k8s.io/machine': 'm1', 'cluster.x-k8s.io/cluster-name': CLUSTER });
   });
 });

@@ -4,8 +4,8 @@
  */
 
 import { conditionsOf, findCondition } from '../../../../shared/contracts/conditions.js';
-import { numberAt, recordAt, stringAt } from '../../../../shared/contracts/json.js';
-import { LABEL_CLUSTER_NAME, ownerReferenceTo } from '../../../../shared/contracts/object.js';
+import { booleanAt, numberAt, recordAt, stringAt } from '../../../../shared/contracts/json.js';
+import { isDeleting, LABEL_CLUSTER_NAME, ownerReferenceTo } from '../../../../shared/contracts/object.js';
 import { bootstrapConfigContract } from '../../../../shared/contracts/providers/bootstrap-config.js';
 import { infraMachineContract } from '../../../../shared/contracts/providers/infra-machine.js';
 import { mirrorReadyCondition } from '../../../../shared/contracts/providers/ready-condition.js';
@@ -14,13 +14,22 @@ import { describeReference, readReference } from '../../engine/references/object
 import { REFERENCE_MISSING_REQUEUE_SECONDS } from '../../engine/references/resolve-reference.js';
 import { ensureOwnership } from '../../engine/references/ownership.js';
 import { type ResolvedReference, resolveReference, unresolvedCondition } from '../../engine/references/resolve-reference.js';
-import { isWorkloadClusterError, type WorkloadNode, WorkloadClusterUnavailableError } from '../../../../shared/ports/workload-cluster.js';
+import {
+  isWorkloadClusterError,
+  type WorkloadClusterRef,
+  type WorkloadNode,
+  WorkloadClusterConflictError,
+  WorkloadClusterUnavailableError,
+} from '../../../../shared/ports/workload-cluster.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import type { MachineScope } from './scope.js';
+import { nodePatchFor } from './node-sync.js';
 import { machineSummaryConditions } from './status.js';
 
 export const PROVIDER_ID_REQUEUE_SECONDS = 5;
 export const NODE_REQUEUE_SECONDS = 10;
+/** A Node patch refused because the Node changed meanwhile: read it again soon. */
+export const NODE_CONFLICT_REQUEUE_SECONDS = 1;
 /** Credentials the workload cluster refuses do not fix themselves; look again now and then (a rotated kubeconfig Secret also wakes nobody). */
 export const WORKLOAD_ACCESS_DENIED_REQUEUE_SECONDS = 300;
 
@@ -115,9 +124,17 @@ export async function reconcileInfrastructurePhase(s: MachineScope): Promise<Pha
   if (!provisioned || !providerID) return {};
   s.desired.spec = { ...s.desired.spec, providerID };
   s.addresses = infraMachineContract.addresses(infra);
+  s.interruptible = booleanAt(infra, 'status', 'interruptible') === true;
   const fd = infraMachineContract.failureDomain(infra, resolved.contractVersion) ?? stringAt(s.object, 'spec', 'failureDomain');
   if (fd) s.failureDomain = fd;
   return {};
+}
+
+/** The Machine's labels, annotations and taint removal onto its Node (node-sync.ts), unless it is being deleted. */
+async function syncNode(s: MachineScope, ref: WorkloadClusterRef, node: WorkloadNode): Promise<void> {
+  if (isDeleting(s.object)) return;
+  const patch = nodePatchFor(s.object, node, s.interruptible === true);
+  if (patch) await s.workloadCluster.patchNode(ref, node.name, patch);
 }
 
 export async function reconcileNodePhase(s: MachineScope): Promise<PhaseResult> {
@@ -131,9 +148,13 @@ export async function reconcileNodePhase(s: MachineScope): Promise<PhaseResult> 
     return {};
   }
   let node: WorkloadNode | undefined;
+  const ref: WorkloadClusterRef = { namespace: s.object.metadata.namespace, name: clusterNameOf(s) };
   try {
-    node = await s.workloadCluster.findNodeByProviderID({ namespace: s.object.metadata.namespace, name: clusterNameOf(s) }, providerID);
+    node = await s.workloadCluster.findNodeByProviderID(ref, providerID);
+    if (node) await syncNode(s, ref, node);
   } catch (error) {
+    // Someone changed the Node since it was read: the next run reads it again.
+    if (error instanceof WorkloadClusterConflictError) return { requeueAfterSeconds: NODE_CONFLICT_REQUEUE_SECONDS };
     if (!isWorkloadClusterError(error)) throw error;
     // Cluster API's reasons: the connection is not there (yet), or the cluster refused to answer. The last Node seen stays.
     const down = error instanceof WorkloadClusterUnavailableError;

@@ -21,6 +21,8 @@ export interface MachineScope extends Scope {
   bootstrapDataSecretCreated: boolean;
   infrastructureProvisioned: boolean;
   addresses: MachineAddress[];
+  /** The InfraMachine reports `status.interruptible` (a spot instance): its Node gets the interruptible label. */
+  interruptible?: boolean;
   failureDomain?: string;
   node?: WorkloadNode;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../../../shared/contracts/object.js';
+import { type KubeObject, keyOf } from '../../../../shared/contracts/object.js';
 import { createMachineScope } from '../../../../functions/reconcile/core/machine/scope.js';
 import {
   reconcileBootstrapPhase,
@@ -9,7 +9,7 @@ import {
 import { machineReconciler } from '../../../../functions/reconcile/core/machine/reconciler.js';
 import { runReconcile } from '../../../../functions/reconcile/engine/skeleton/run-reconcile.js';
 import { testContext } from '../../../support/reconcile-context.js';
-import { type WorkloadCluster, WorkloadClusterAccessDeniedError, WorkloadClusterUnavailableError } from '../../../../shared/ports/workload-cluster.js';
+import { type WorkloadCluster, WorkloadClusterAccessDeniedError, WorkloadClusterConflictError, WorkloadClusterUnavailableError } from '../../../../shared/ports/workload-cluster.js';
 
 const INFRA = 'infrastructure.cluster.x-k8s.io';
 const BOOT = 'bootstrap.cluster.x-k8s.io';
@@ -147,6 +147,7 @@ describe('reconcileNodePhase', () => {
         return node.found ? { name: node.found, ...(node.ready === undefined ? {} : { ready: node.ready }) } : undefined;
       },
       applyObjects: async () => [],
+      patchNode: async () => {},
     };
     const ctx = testContext({ providers: { workloadCluster } });
     const cluster = await ctx.store.create({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'c1' }, spec: {} });
@@ -158,6 +159,51 @@ describe('reconcileNodePhase', () => {
     expect(result.requeueAfterSeconds).toBe(requeue);
     expect(s.node?.name).toBe(node.found);
     if (node.error) expect(s.conditions.find((c) => c.type === 'NodeHealthy')).toMatchObject({ status: 'Unknown', message: node.error.message });
+  });
+});
+
+describe('reconcileNodePhase: the Node is synced from its Machine', () => {
+  async function run(patchNode: WorkloadCluster['patchNode'], deleting = false) {
+    const calls: Parameters<WorkloadCluster['patchNode']>[] = [];
+    const workloadCluster: WorkloadCluster = {
+      findNodeByProviderID: async () => ({ name: 'ip-1', ready: true, labels: {}, annotations: {}, taints: [{ key: 'node.cluster.x-k8s.io/uninitialized', effect: 'NoSchedule' }], resourceVersion: '5' }),
+      applyObjects: async () => [],
+      patchNode: async (...args) => {
+        calls.push(args);
+        return patchNode(...args);
+      },
+    };
+    const ctx = testContext({ providers: { workloadCluster } });
+    const cluster = await ctx.store.create({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'c1' }, spec: {} });
+    const base = machine({ providerID: 'aws:///us-east-1a/i-1' });
+    const stored = await ctx.store.create({ ...base, metadata: { ...base.metadata, labels: { 'node-role.kubernetes.io/worker': '' }, ...(deleting ? { finalizers: ['f'] } : {}) } });
+    const current = deleting ? await ctx.store.delete(keyOf(stored)).then(() => ctx.store.get(keyOf(stored))) : stored;
+    if (!current) throw new Error('machine missing');
+    const s = createMachineScope(ctx, current);
+    s.cluster = cluster;
+    return { result: await reconcileNodePhase(s), calls, s };
+  }
+
+  it('patches the Node once found: its labels, bookkeeping annotations, the uninitialized taint gone, at the version read', async () => {
+    const { result, calls, s } = await run(async () => {});
+    expect(calls).toHaveLength(1);
+    const [ref, name, patch] = calls[0] ?? [];
+    expect([ref, name]).toEqual([{ namespace: 'default', name: 'c1' }, 'ip-1']);
+    expect(patch).toMatchObject({ labels: { 'node-role.kubernetes.io/worker': '' }, annotations: { 'cluster.x-k8s.io/machine': 'm1' }, taints: [], resourceVersion: '5' });
+    expect(result.requeueAfterSeconds).toBeUndefined();
+    expect(s.conditions.find((c) => c.type === 'NodeHealthy')?.status).toBe('True');
+  });
+
+  it('a Node changed meanwhile (409) is read again in a second', async () => {
+    const { result } = await run(async () => {
+      throw new WorkloadClusterConflictError('the object has been modified');
+    });
+    expect(result.requeueAfterSeconds).toBe(1);
+  });
+
+  it('a deleting Machine leaves its Node alone', async () => {
+    const { calls } = await run(async () => {}, true);
+    expect(calls).toEqual([]);
   });
 });
 
