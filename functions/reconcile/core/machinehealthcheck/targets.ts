@@ -6,13 +6,13 @@
 
 import { conditionsOf, findCondition } from '../../../../shared/contracts/conditions.js';
 import { isRecord, numberAt, stringAt, valueAt } from '../../../../shared/contracts/json.js';
-import { isDeleting, type StoredObject } from '../../../../shared/contracts/object.js';
+import { ANNOTATION_PAUSED, isDeleting, type StoredObject } from '../../../../shared/contracts/object.js';
 import type { MachineHealthCheck } from '../../../../shared/contracts/schemas/core/machine-health-check.js';
 import { selectorMatches } from '../../../../shared/contracts/validation/label-selector.js';
 import type { ObjectStore } from '../../../../shared/ports/object-store.js';
 import type { WorkloadCluster } from '../../../../shared/ports/workload-cluster.js';
 import { DEFAULT_NODE_STARTUP_TIMEOUT_SECONDS, type HealthChecks, type TargetFacts, type UnhealthyRule } from './health-rules.js';
-import { ANNOTATION_REMEDIATE_MACHINE } from './well-known.js';
+import { ANNOTATION_REMEDIATE_MACHINE, ANNOTATION_SKIP_REMEDIATION } from './well-known.js';
 
 const MACHINE = { group: 'cluster.x-k8s.io', kind: 'Machine' };
 
@@ -35,7 +35,17 @@ export function healthChecksOf(mhc: MachineHealthCheck): HealthChecks {
   };
 }
 
-/** Machines of the MachineHealthCheck's cluster its selector matches; another cluster's never are. */
+/** Cluster API's shouldSkipRemediation: a paused Machine, or one its operator asked to leave alone. */
+export function skipsRemediation(machine: StoredObject): boolean {
+  const annotations = machine.metadata.annotations ?? {};
+  return ANNOTATION_PAUSED in annotations || ANNOTATION_SKIP_REMEDIATION in annotations;
+}
+
+/**
+ * Machines of the MachineHealthCheck's cluster its selector matches (another cluster's never
+ * are), not being deleted and not skipping remediation: the others are not checked, counted or
+ * remediated, as in Cluster API's getTargetsFromMHC.
+ */
 export async function targetMachines(store: ObjectStore, mhc: MachineHealthCheck, namespace: string): Promise<StoredObject[]> {
   const machines = await store.listByCluster(namespace, mhc.spec.clusterName, MACHINE);
   return machines.filter(
@@ -43,6 +53,7 @@ export async function targetMachines(store: ObjectStore, mhc: MachineHealthCheck
       m.kind === MACHINE.kind &&
       stringAt(m, 'spec', 'clusterName') === mhc.spec.clusterName &&
       !isDeleting(m) &&
+      !skipsRemediation(m) &&
       selectorMatches(mhc.spec.selector, m.metadata.labels ?? {}),
   );
 }

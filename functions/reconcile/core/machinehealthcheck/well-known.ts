@@ -7,3 +7,5 @@ export const REASON_WAITING_FOR_REMEDIATION = 'WaitingForRemediation';
 export const CONDITION_EXTERNALLY_REMEDIATED = 'ExternallyRemediated';
 /** A Machine with this annotation is unhealthy whatever its Node says (manual remediation). */
 export const ANNOTATION_REMEDIATE_MACHINE = 'cluster.x-k8s.io/remediate-machine';
+/** A Machine with this annotation (or the paused one) is no target of any MachineHealthCheck: not checked, not counted, not remediated. */
+export const ANNOTATION_SKIP_REMEDIATION = 'cluster.x-k8s.io/skip-remediation';

@@ -50,10 +50,10 @@ function mhc(selector: Record<string, unknown>, remediation?: Record<string, unk
   };
 }
 
-async function scenario(check: KubeObject, healthy: readonly string[]) {
+async function scenario(check: KubeObject, healthy: readonly string[], annotations: Record<string, Record<string, string>> = {}) {
   const ctx = testContext({ providers: { [WORKLOAD_CLUSTER_PORT]: workload(healthy) } });
   for (const m of [machine('w1', 'c1', 'worker'), machine('w2', 'c1', 'worker'), machine('cp1', 'c1', 'cp'), machine('other', 'c2', 'worker')]) {
-    const created = await ctx.store.create(m);
+    const created = await ctx.store.create({ ...m, metadata: { ...m.metadata, annotations: annotations[m.metadata.name] ?? {} } });
     await ctx.store.updateStatus({ ...created, status: m.status ?? {} });
   }
   await ctx.store.create(check);
@@ -69,7 +69,7 @@ async function scenario(check: KubeObject, healthy: readonly string[]) {
 }
 
 describe('MachineHealthCheck reconcile: which Machines it marks', () => {
-  it.each<[string, KubeObject, string[], Record<string, string>, Record<string, number>]>([
+  it.each<[string, KubeObject, string[], Record<string, string>, Record<string, number>, Record<string, Record<string, string>>?]>([
     [
       'its own cluster’s workers only, never another cluster’s Machine with the same labels',
       mhc({ matchLabels: { role: 'worker' } }),
@@ -91,8 +91,24 @@ describe('MachineHealthCheck reconcile: which Machines it marks', () => {
       { w1: 'False/', w2: 'False/', cp1: '/', other: '/' },
       { expectedMachines: 2, currentHealthy: 0, remediationsAllowed: 0 },
     ],
-  ])('%s', async (_name, check, healthy, marks, counts) => {
-    const result = await scenario(check, healthy);
+    [
+      'a Machine with the skip-remediation annotation is no target: not checked, counted or remediated',
+      mhc({ matchLabels: { role: 'worker' } }),
+      ['p://w1'],
+      { w1: 'True/', w2: '/', cp1: '/', other: '/' },
+      { expectedMachines: 1, currentHealthy: 1, remediationsAllowed: 1 },
+      { w2: { 'cluster.x-k8s.io/skip-remediation': '' } },
+    ],
+    [
+      'nor is a paused Machine',
+      mhc({ matchLabels: { role: 'worker' } }),
+      ['p://w1'],
+      { w1: 'True/', w2: '/', cp1: '/', other: '/' },
+      { expectedMachines: 1, currentHealthy: 1, remediationsAllowed: 1 },
+      { w2: { 'cluster.x-k8s.io/paused': '' } },
+    ],
+  ])('%s', async (_name, check, healthy, marks, counts, annotations) => {
+    const result = await scenario(check, healthy, annotations);
     expect(result.marks).toEqual(marks);
     expect(result.mhc?.status).toMatchObject(counts);
   });
