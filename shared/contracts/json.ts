@@ -39,6 +39,12 @@ export function booleanAt(value: unknown, ...path: string[]): boolean | undefine
   return typeof found === 'boolean' ? found : undefined;
 }
 
+/** The entries of a map whose values are strings (labels, annotations, matchLabels); anything else is an empty map. */
+export function stringEntriesOf(value: unknown): Record<string, string> {
+  if (!isRecord(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) && Array.isArray(b)) {

@@ -5,16 +5,12 @@
  * (machineset/in-place.ts); none of them is a rollout.
  */
 
-import { clone, deepEqual, isRecord, recordAt } from '../../../../shared/contracts/json.js';
+import { clone, deepEqual, recordAt, stringEntriesOf } from '../../../../shared/contracts/json.js';
 import { LABEL_CLUSTER_NAME, type StoredObject } from '../../../../shared/contracts/object.js';
 import { clusterNameOf } from '../../engine/references/cluster-name-label.js';
 import { withEntries, withInPlaceFields } from '../machine-template-fields.js';
 import { LABEL_DEPLOYMENT_NAME, LABEL_TEMPLATE_HASH } from './machineset-factory.js';
 
-function stringRecord(value: unknown): Record<string, string> {
-  if (!isRecord(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
-}
 
 function withOptional(record: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
   const next = { ...record };
@@ -26,7 +22,7 @@ function withOptional(record: Record<string, unknown>, key: string, value: unkno
 /** The MachineSet with the MachineDeployment's in-place fields, or undefined when it has them already. */
 export function machineSetInPlace(ms: StoredObject, md: StoredObject): StoredObject | undefined {
   const template = recordAt(md, 'spec', 'template');
-  const templateLabels = stringRecord(recordAt(template, 'metadata')?.labels);
+  const templateLabels = stringEntriesOf(recordAt(template, 'metadata')?.labels);
   const identity = { [LABEL_DEPLOYMENT_NAME]: md.metadata.name, [LABEL_TEMPLATE_HASH]: ms.metadata.labels?.[LABEL_TEMPLATE_HASH] ?? '' };
   const labels = { ...templateLabels, ...identity, [LABEL_CLUSTER_NAME]: clusterNameOf(md) };
   const msTemplate = recordAt(ms, 'spec', 'template') ?? {};
@@ -35,8 +31,8 @@ export function machineSetInPlace(ms: StoredObject, md: StoredObject): StoredObj
     ...msTemplate,
     metadata: {
       ...msTemplateMetadata,
-      labels: withEntries(stringRecord(msTemplateMetadata.labels), labels),
-      annotations: withEntries(stringRecord(msTemplateMetadata.annotations), stringRecord(recordAt(template, 'metadata')?.annotations)),
+      labels: withEntries(stringEntriesOf(msTemplateMetadata.labels), labels),
+      annotations: withEntries(stringEntriesOf(msTemplateMetadata.annotations), stringEntriesOf(recordAt(template, 'metadata')?.annotations)),
     },
     spec: withInPlaceFields(recordAt(msTemplate, 'spec') ?? {}, recordAt(template, 'spec')),
   };

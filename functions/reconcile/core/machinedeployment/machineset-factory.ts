@@ -1,7 +1,7 @@
 /** Pure: the template hash of a MachineDeployment and the MachineSet it owns for that hash. */
 
 import { clusterNameOf } from '../../engine/references/cluster-name-label.js';
-import { clone, isRecord, recordAt, valueAt } from '../../../../shared/contracts/json.js';
+import { clone, recordAt, stringEntriesOf, valueAt } from '../../../../shared/contracts/json.js';
 import { type KubeObject, LABEL_CLUSTER_NAME, type StoredObject, ownerReferenceTo } from '../../../../shared/contracts/object.js';
 import { CORE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
 import { shortHash } from '../../engine/hashing/stable-hash.js';
@@ -16,10 +16,6 @@ export function templateHash(md: StoredObject): string {
   return shortHash(valueAt(md, 'spec', 'template', 'spec') ?? {});
 }
 
-function stringRecord(value: unknown): Record<string, string> {
-  if (!isRecord(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
-}
 
 export function rolloutStrategyOf(md: StoredObject, replicas: number): RolloutStrategy {
   const strategy = recordAt(md, 'spec', 'rollout', 'strategy');
@@ -39,7 +35,7 @@ export function newMachineSet(md: StoredObject, hash: string, replicas: number):
   const template = recordAt(md, 'spec', 'template');
   const templateMeta = recordAt(template, 'metadata');
   const identity = { [LABEL_DEPLOYMENT_NAME]: md.metadata.name, [LABEL_TEMPLATE_HASH]: hash };
-  const matchLabels = stringRecord(recordAt(md, 'spec', 'selector', 'matchLabels'));
+  const matchLabels = stringEntriesOf(recordAt(md, 'spec', 'selector', 'matchLabels'));
   const deletion = recordAt(md, 'spec', 'deletion');
   return {
     apiVersion: `${CORE_GROUP}/v1beta2`,
@@ -47,7 +43,7 @@ export function newMachineSet(md: StoredObject, hash: string, replicas: number):
     metadata: {
       name: machineSetName(md, hash),
       namespace: md.metadata.namespace,
-      labels: { ...stringRecord(templateMeta?.labels), ...identity, [LABEL_CLUSTER_NAME]: clusterNameOf(md) },
+      labels: { ...stringEntriesOf(templateMeta?.labels), ...identity, [LABEL_CLUSTER_NAME]: clusterNameOf(md) },
       ownerReferences: [ownerReferenceTo(md, true)],
       // Created with it, so the MachineSet's first reconcile has no finalizer write to make.
       finalizers: [MACHINE_SET_FINALIZER],
@@ -58,8 +54,8 @@ export function newMachineSet(md: StoredObject, hash: string, replicas: number):
       selector: { matchLabels: { ...matchLabels, ...identity } },
       template: {
         metadata: {
-          labels: { ...stringRecord(templateMeta?.labels), ...identity, [LABEL_CLUSTER_NAME]: clusterNameOf(md) },
-          annotations: stringRecord(templateMeta?.annotations),
+          labels: { ...stringEntriesOf(templateMeta?.labels), ...identity, [LABEL_CLUSTER_NAME]: clusterNameOf(md) },
+          annotations: stringEntriesOf(templateMeta?.annotations),
         },
         spec: clone(recordAt(template, 'spec') ?? {}),
       },

@@ -5,15 +5,11 @@
  * annotations the template does not name are left as they are.
  */
 
-import { deepEqual, isRecord, recordAt } from '../../../../shared/contracts/json.js';
+import { deepEqual, recordAt, stringEntriesOf } from '../../../../shared/contracts/json.js';
 import { isDeleting, type StoredObject } from '../../../../shared/contracts/object.js';
 import { withEntries, withInPlaceFields } from '../machine-template-fields.js';
 import { machineLabels } from './machine-factory.js';
 
-function stringRecord(value: unknown): Record<string, string> {
-  if (!isRecord(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
-}
 
 /** The Machine with the MachineSet's in-place fields, or undefined when it has them already. */
 export function machineInPlace(machine: StoredObject, ms: StoredObject): StoredObject | undefined {
@@ -24,7 +20,7 @@ export function machineInPlace(machine: StoredObject, ms: StoredObject): StoredO
     : {
         ...machine.metadata,
         labels: withEntries(machine.metadata.labels, machineLabels(ms)),
-        annotations: withEntries(machine.metadata.annotations, stringRecord(recordAt(template, 'metadata')?.annotations)),
+        annotations: withEntries(machine.metadata.annotations, stringEntriesOf(recordAt(template, 'metadata')?.annotations)),
       };
   const next: StoredObject = { ...machine, metadata, spec };
   return deepEqual(next, machine) ? undefined : next;

@@ -2,7 +2,7 @@
 
 import { clusterNameOf } from '../../engine/references/cluster-name-label.js';
 import { randomInt } from 'node:crypto';
-import { clone, isRecord, recordAt } from '../../../../shared/contracts/json.js';
+import { clone, isRecord, recordAt, stringEntriesOf } from '../../../../shared/contracts/json.js';
 import { type KubeObject, LABEL_CLUSTER_NAME, type StoredObject, ownerReferenceTo } from '../../../../shared/contracts/object.js';
 import { CORE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
 import { readReference } from '../../engine/references/object-reference.js';
@@ -18,14 +18,10 @@ export function randomMachineName(setName: string, random: (max: number) => numb
   return `${setName.slice(0, 57)}-${suffix}`;
 }
 
-function stringRecord(value: unknown): Record<string, string> {
-  if (!isRecord(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
-}
 
 export function machineLabels(ms: StoredObject): Record<string, string> {
   return {
-    ...stringRecord(recordAt(ms, 'spec', 'template', 'metadata')?.labels),
+    ...stringEntriesOf(recordAt(ms, 'spec', 'template', 'metadata')?.labels),
     [LABEL_SET_NAME]: ms.metadata.name,
     [LABEL_CLUSTER_NAME]: clusterNameOf(ms),
   };
@@ -49,7 +45,7 @@ export function newMachine(ms: StoredObject, name: string): KubeObject {
       name,
       namespace: ms.metadata.namespace,
       labels: machineLabels(ms),
-      annotations: stringRecord(recordAt(ms, 'spec', 'template', 'metadata')?.annotations),
+      annotations: stringEntriesOf(recordAt(ms, 'spec', 'template', 'metadata')?.annotations),
       ownerReferences: [ownerReferenceTo(ms, true)],
     },
     spec: {
@@ -66,7 +62,7 @@ export function newMachine(ms: StoredObject, name: string): KubeObject {
 
 /** `k=v,k2=v2` of `spec.selector.matchLabels`, sorted. */
 export function selectorString(obj: StoredObject): string {
-  const labels = stringRecord(recordAt(obj, 'spec', 'selector', 'matchLabels'));
+  const labels = stringEntriesOf(recordAt(obj, 'spec', 'selector', 'matchLabels'));
   return Object.keys(labels)
     .sort()
     .map((k) => `${k}=${labels[k]}`)

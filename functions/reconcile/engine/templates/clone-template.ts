@@ -4,7 +4,7 @@
  * `cloned-from-*` annotations and a controller owner reference.
  */
 
-import { clone, isRecord, recordAt } from '../../../../shared/contracts/json.js';
+import { clone, recordAt, stringEntriesOf } from '../../../../shared/contracts/json.js';
 import {
   type KubeObject,
   LABEL_CLUSTER_NAME,
@@ -25,10 +25,6 @@ export function kindFromTemplate(templateKind: string): string | undefined {
     : undefined;
 }
 
-function stringRecord(value: unknown): Record<string, string> {
-  if (!isRecord(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
-}
 
 export interface CloneRequest {
   template: StoredObject;
@@ -51,9 +47,9 @@ export function cloneFromTemplate(req: CloneRequest): KubeObject | undefined {
     metadata: {
       name: req.name,
       namespace: req.template.metadata.namespace,
-      labels: { ...stringRecord(templateMeta?.labels), ...req.labels, [LABEL_CLUSTER_NAME]: req.clusterName },
+      labels: { ...stringEntriesOf(templateMeta?.labels), ...req.labels, [LABEL_CLUSTER_NAME]: req.clusterName },
       annotations: {
-        ...stringRecord(templateMeta?.annotations),
+        ...stringEntriesOf(templateMeta?.annotations),
         [ANNOTATION_CLONED_FROM_NAME]: req.template.metadata.name,
         [ANNOTATION_CLONED_FROM_GROUPKIND]: `${req.template.kind}.${groupOf(req.template.apiVersion)}`,
       },

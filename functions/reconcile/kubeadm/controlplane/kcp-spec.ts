@@ -1,6 +1,6 @@
 /** Typed reads of a stored (admitted) KubeadmControlPlane spec. */
 
-import { isRecord, numberAt, recordAt, stringAt } from '../../../../shared/contracts/json.js';
+import { isRecord, numberAt, recordAt, stringAt, stringEntriesOf } from '../../../../shared/contracts/json.js';
 import type { KubeObject } from '../../../../shared/contracts/object.js';
 
 export interface ObjectRef {
@@ -23,10 +23,6 @@ export interface KcpSpec {
   rolloutAfter?: string;
 }
 
-function stringMap(value: unknown): Record<string, string> {
-  if (!isRecord(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
-}
 
 export function objectRef(value: unknown): ObjectRef | undefined {
   if (!isRecord(value)) return undefined;
@@ -46,8 +42,8 @@ export function readKcpSpec(kcp: KubeObject): KcpSpec {
     maxSurge: numberAt(kcp, 'spec', 'rollout', 'strategy', 'rollingUpdate', 'maxSurge') === 0 ? 0 : 1,
     ...(infra ? { infrastructureRef: infra } : {}),
     kubeadmConfigSpec: recordAt(kcp, 'spec', 'kubeadmConfigSpec') ?? {},
-    machineLabels: stringMap(recordAt(template, 'metadata', 'labels')),
-    machineAnnotations: stringMap(recordAt(template, 'metadata', 'annotations')),
+    machineLabels: stringEntriesOf(recordAt(template, 'metadata', 'labels')),
+    machineAnnotations: stringEntriesOf(recordAt(template, 'metadata', 'annotations')),
     machineSpecExtras,
     ...(rolloutAfter ? { rolloutAfter } : {}),
   };

@@ -7,7 +7,7 @@
  * the same objects: nothing random, so a no-op reconcile changes nothing.
  */
 
-import { deepEqual, type JsonRecord, recordAt } from '../../../../shared/contracts/json.js';
+import { deepEqual, type JsonRecord, recordAt, stringEntriesOf } from '../../../../shared/contracts/json.js';
 import { groupOf, type KubeObject, type StoredObject } from '../../../../shared/contracts/object.js';
 import { LABEL_TOPOLOGY_DEPLOYMENT_NAME } from '../../../../shared/contracts/topology/well-known.js';
 import { variableValues } from '../../../../shared/contracts/topology/topology-variables.js';
@@ -20,7 +20,7 @@ import { machineDeploymentObject } from './machine-deployment-object.js';
 import { DEFAULT_CLUSTER_NAMING, DEFAULT_MACHINE_DEPLOYMENT_NAMING, templateName, topologyObjectName } from './names.js';
 import type { ClusterClassPatch } from '../../../../shared/contracts/schemas/core/cluster-class.js';
 import { applyInlinePatches, type PatchHolder, type PatchItem, TopologyPatchError } from './patches.js';
-import { type ClusterTopology, overridesOf, stringMap } from './topology-spec.js';
+import { type ClusterTopology, overridesOf } from './topology-spec.js';
 import type { UpgradeDecision } from './upgrade.js';
 
 export interface DesiredMachineDeployment {
@@ -144,7 +144,7 @@ export async function computeDesiredState(input: DesiredInput): Promise<DesiredS
     const copy = admit(templateCopy({ source: blueprint.controlPlaneMachineInfrastructureTemplate, patched: patchedOf('ControlPlaneMachineInfrastructure'), name: 'pending', clusterName }));
     controlPlaneMachineTemplate = withName(copy, rotatedName(`${clusterName}-`, copy.spec, current.controlPlaneMachineTemplate));
   }
-  const cpMetadata = { labels: { ...stringMap(blueprint.spec.controlPlane.metadata?.labels), ...stringMap(topology.controlPlane?.metadata?.labels) }, annotations: { ...stringMap(blueprint.spec.controlPlane.metadata?.annotations), ...stringMap(topology.controlPlane?.metadata?.annotations) } };
+  const cpMetadata = { labels: { ...stringEntriesOf(blueprint.spec.controlPlane.metadata?.labels), ...stringEntriesOf(topology.controlPlane?.metadata?.labels) }, annotations: { ...stringEntriesOf(blueprint.spec.controlPlane.metadata?.annotations), ...stringEntriesOf(topology.controlPlane?.metadata?.annotations) } };
   const cpObject = objectFromTemplate({ source: blueprint.controlPlaneTemplate, patched: patchedOf('ControlPlane'), name: cpName, clusterName, labels: cpMetadata.labels, annotations: cpMetadata.annotations });
   const templateMachine = recordAt(cpObject.spec, 'machineTemplate') ?? {};
   cpObject.spec = {

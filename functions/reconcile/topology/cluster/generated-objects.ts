@@ -6,7 +6,7 @@
  * Cloned templates are full copies with the same labels and annotations.
  */
 
-import { clone, type JsonRecord, recordAt } from '../../../../shared/contracts/json.js';
+import { clone, type JsonRecord, recordAt, stringEntriesOf } from '../../../../shared/contracts/json.js';
 import { groupOf, type KubeObject, LABEL_CLUSTER_NAME, type StoredObject } from '../../../../shared/contracts/object.js';
 import { LABEL_TOPOLOGY_OWNED } from '../../../../shared/contracts/topology/well-known.js';
 import {
@@ -14,7 +14,6 @@ import {
   ANNOTATION_CLONED_FROM_NAME,
   kindFromTemplate,
 } from '../../engine/templates/clone-template.js';
-import { stringMap } from './topology-spec.js';
 
 export function topologyLabels(clusterName: string, extra: Record<string, string> = {}): Record<string, string> {
   return { ...extra, [LABEL_CLUSTER_NAME]: clusterName, [LABEL_TOPOLOGY_OWNED]: '' };
@@ -49,8 +48,8 @@ export function objectFromTemplate(input: {
     metadata: {
       name: input.name,
       namespace: input.source.metadata.namespace,
-      labels: topologyLabels(input.clusterName, { ...stringMap(templateMeta?.labels), ...input.labels }),
-      annotations: { ...stringMap(templateMeta?.annotations), ...input.annotations, ...clonedFrom(input.source) },
+      labels: topologyLabels(input.clusterName, { ...stringEntriesOf(templateMeta?.labels), ...input.labels }),
+      annotations: { ...stringEntriesOf(templateMeta?.annotations), ...input.annotations, ...clonedFrom(input.source) },
     },
     spec: clone(recordAt(input.patched, 'spec', 'template', 'spec') ?? {}),
   };

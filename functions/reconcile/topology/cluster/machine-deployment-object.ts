@@ -6,12 +6,13 @@
  * follow the topology; unset there, they are left to whoever sets them (an autoscaler).
  */
 
+import { stringEntriesOf } from '../../../../shared/contracts/json.js';
 import { groupOf, type KubeObject } from '../../../../shared/contracts/object.js';
 import { CLUSTER_GROUP } from '../../../../shared/contracts/schemas/groups.js';
 import { LABEL_TOPOLOGY_DEPLOYMENT_NAME } from '../../../../shared/contracts/topology/well-known.js';
 import type { MachineDeploymentBlueprint } from './blueprint.js';
 import { topologyLabels } from './generated-objects.js';
-import { stringMap, type TopologyMachineDeployment } from './topology-spec.js';
+import type { TopologyMachineDeployment } from './topology-spec.js';
 
 export interface MachineDeploymentObjectInput {
   name: string;
@@ -30,8 +31,8 @@ const refTo = (o: KubeObject) => ({ apiGroup: groupOf(o.apiVersion), kind: o.kin
 export function machineDeploymentObject(input: MachineDeploymentObjectInput): KubeObject {
   const { topology, classSpec } = input;
   const selectorLabels = topologyLabels(input.clusterName, { [LABEL_TOPOLOGY_DEPLOYMENT_NAME]: topology.name });
-  const labels = { ...stringMap(classSpec.metadata?.labels), ...stringMap(topology.metadata?.labels), ...selectorLabels };
-  const annotations = { ...stringMap(classSpec.metadata?.annotations), ...stringMap(topology.metadata?.annotations) };
+  const labels = { ...stringEntriesOf(classSpec.metadata?.labels), ...stringEntriesOf(topology.metadata?.labels), ...selectorLabels };
+  const annotations = { ...stringEntriesOf(classSpec.metadata?.annotations), ...stringEntriesOf(topology.metadata?.annotations) };
   const failureDomain = topology.failureDomain ?? classSpec.failureDomain;
   const minReadySeconds = topology.minReadySeconds ?? classSpec.minReadySeconds;
   const rollout = topology.rollout ?? classSpec.rollout;

@@ -1,6 +1,6 @@
 /** `Cluster.spec.topology` as the topology reconciler reads it (parsed; admission already checked it). */
 
-import { isRecord, type JsonRecord } from '../../../../shared/contracts/json.js';
+import { isRecord, type JsonRecord, } from '../../../../shared/contracts/json.js';
 import type { StoredObject } from '../../../../shared/contracts/object.js';
 import { clusterTopologySchema } from '../../../../shared/contracts/schemas/core/cluster.js';
 import type { z } from 'zod';
@@ -13,10 +13,6 @@ export function readTopology(cluster: StoredObject): ClusterTopology | undefined
   return parsed.success ? parsed.data : undefined;
 }
 
-export function stringMap(value: unknown): Record<string, string> {
-  if (!isRecord(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
-}
 
 /** `variables.overrides` of a control plane or MachineDeployment topology, as a name → value map. */
 export function overridesOf(holder: unknown): JsonRecord {

@@ -14,14 +14,14 @@
  * Marks are returned for the caller to persist before anything takes a new version.
  */
 
-import { stringAt } from '../../../../shared/contracts/json.js';
+import { stringAt, stringEntriesOf } from '../../../../shared/contracts/json.js';
 import { compareSemVer, parseSemVer } from '../../../../shared/contracts/clusterctl/semver.js';
 import { ANNOTATION_PREFIX_BEFORE_UPGRADE_HOOK, type StoredObject } from '../../../../shared/contracts/object.js';
 import { ANNOTATION_PENDING_HOOKS } from '../../../../shared/contracts/topology/well-known.js';
 import { lowestNonZero } from '../../engine/skeleton/run-reconcile.js';
 import type { CurrentState } from './current-state.js';
 import type { LifecycleHook, LifecycleHookCaller, LifecycleHookRequest } from './lifecycle-hooks.js';
-import { type ClusterTopology, stringMap } from './topology-spec.js';
+import type { ClusterTopology } from './topology-spec.js';
 import { controlPlaneMoving, decideUpgrade, machineDeploymentMoving, type UpgradeDecision, type UpgradeInput } from './upgrade.js';
 
 export interface UpgradeWithHooks {
@@ -155,12 +155,12 @@ async function startStepHooks(f: UpgradeFacts): Promise<void> {
 function upgradeInput(cluster: StoredObject, topology: ClusterTopology, current: CurrentState): UpgradeInput {
   return {
     topologyVersion: topology.version,
-    clusterAnnotations: stringMap(cluster.metadata.annotations),
+    clusterAnnotations: stringEntriesOf(cluster.metadata.annotations),
     ...(current.controlPlane ? { controlPlane: current.controlPlane } : {}),
     machines: current.machines,
     machineDeployments: (topology.workers?.machineDeployments ?? []).map((md) => {
       const existing = current.machineDeployments.get(md.name)?.object;
-      return { topologyName: md.name, annotations: stringMap(md.metadata?.annotations), ...(existing ? { current: existing } : {}) };
+      return { topologyName: md.name, annotations: stringEntriesOf(md.metadata?.annotations), ...(existing ? { current: existing } : {}) };
     }),
     beforeUpgradeBlocked: false,
     workerHooksBlocked: false,

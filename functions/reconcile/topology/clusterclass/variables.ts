@@ -9,7 +9,7 @@
  * VariablesReady=False (VariableDiscoveryFailed) with every reason. Sorted by name.
  */
 
-import { deepEqual, isRecord } from '../../../../shared/contracts/json.js';
+import { deepEqual, isRecord, stringEntriesOf } from '../../../../shared/contracts/json.js';
 import { discoverVariablesResponseSchema } from '../../../../shared/contracts/hooks/topology-mutation.js';
 import type { ClusterClassPatch } from '../../../../shared/contracts/schemas/core/cluster-class.js';
 import { classVariableDefinitions } from '../../../../shared/contracts/topology/topology-variables.js';
@@ -45,16 +45,12 @@ function addDefinition(all: Map<string, StatusVariable>, name: string, definitio
   all.set(name, { name, definitionsConflict: existing.definitionsConflict || differs, definitions: [...existing.definitions, definition] });
 }
 
-function stringMap(value: unknown): Record<string, string> {
-  if (!isRecord(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
-}
 
 /** One patch's DiscoverVariables call: its definitions, or why discovery failed. */
 async function discover(patch: ClusterClassPatch, extension: string, caller: ExtensionCaller | undefined, namespace: string): Promise<{ definitions: Array<[string, StatusVariableDefinition]>; errors: string[] }> {
   const failed = (why: string) => ({ definitions: [], errors: [why] });
   if (!caller) return failed(`failed to call DiscoverVariables for patch ${patch.name}: no Runtime SDK client is configured`);
-  const result = await caller.callExtension(extension, 'DiscoverVariables', namespace, { settings: stringMap(patch.external?.settings) });
+  const result = await caller.callExtension(extension, 'DiscoverVariables', namespace, { settings: stringEntriesOf(patch.external?.settings) });
   if (result.status === 'Failure') return failed(`failed to call DiscoverVariables for patch ${patch.name}: ${result.message}`);
   const response = discoverVariablesResponseSchema.safeParse(result.response);
   if (!response.success) return failed(`patch ${patch.name} answered DiscoverVariables with an invalid response`);
