@@ -5,7 +5,7 @@ export { ANNOTATION_PENDING_HOOKS } from '../object.js';
 
 export const LABEL_TOPOLOGY_OWNED = 'topology.cluster.x-k8s.io/owned';
 export const LABEL_TOPOLOGY_DEPLOYMENT_NAME = 'topology.cluster.x-k8s.io/deployment-name';
-export const LABEL_CONTROL_PLANE = 'cluster.x-k8s.io/control-plane';
+export { LABEL_CONTROL_PLANE } from '../object.js';
 export const ANNOTATION_UPGRADE_CONCURRENCY = 'topology.cluster.x-k8s.io/upgrade-concurrency';
 export const ANNOTATION_DEFER_UPGRADE = 'topology.cluster.x-k8s.io/defer-upgrade';
 export const ANNOTATION_HOLD_UPGRADE_SEQUENCE = 'topology.cluster.x-k8s.io/hold-upgrade-sequence';

@@ -2,9 +2,9 @@
 
 import { isConditionTrue, conditionsOf } from '../../../../shared/contracts/conditions.js';
 import { numberAt } from '../../../../shared/contracts/json.js';
-import { type StoredObject, isDeleting } from '../../../../shared/contracts/object.js';
+import { type StoredObject, isDeleting, LABEL_CONTROL_PLANE } from '../../../../shared/contracts/object.js';
 
-export const LABEL_CONTROL_PLANE = 'cluster.x-k8s.io/control-plane';
+export { LABEL_CONTROL_PLANE };
 
 export interface ReplicaCounters {
   desiredReplicas: number;

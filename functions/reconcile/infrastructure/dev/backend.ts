@@ -5,6 +5,7 @@
  * the machine's identity so every run of the reconciler computes the same time.
  */
 
+import { LABEL_CONTROL_PLANE } from '../../../../shared/contracts/object.js';
 import { durationToSeconds } from '../../../../shared/contracts/conversion/durations.js';
 import { recordAt, stringAt } from '../../../../shared/contracts/json.js';
 import type { StoredObject } from '../../../../shared/contracts/object.js';
@@ -21,7 +22,6 @@ export function devBackendOf(obj: StoredObject): DevBackend {
 
 const MACHINE_STAGES = ['vm', 'node'] as const;
 const CONTROL_PLANE_STAGES = ['apiServer', 'etcd'] as const;
-const LABEL_CONTROL_PLANE = 'cluster.x-k8s.io/control-plane';
 
 function stageSeconds(obj: StoredObject, stage: string): number {
   const duration = durationToSeconds(stringAt(obj.spec, 'backend', 'inMemory', stage, 'provisioning', 'startupDuration') ?? '0s');

@@ -1,6 +1,6 @@
 /** Labels, annotations and names the kubeadm providers share (capi-contract.md §2.2, kubeadm-bootstrap.md §3). */
 
-export const LABEL_CONTROL_PLANE = 'cluster.x-k8s.io/control-plane';
+export { LABEL_CONTROL_PLANE } from '../../../../shared/contracts/object.js';
 export const LABEL_CONTROL_PLANE_NAME = 'cluster.x-k8s.io/control-plane-name';
 export const ANNOTATION_DELETE_MACHINE = 'cluster.x-k8s.io/delete-machine';
 export { ANNOTATION_CLONED_FROM_GROUPKIND, ANNOTATION_CLONED_FROM_NAME, CLUSTER_SECRET_TYPE } from '../../../../shared/contracts/object.js';

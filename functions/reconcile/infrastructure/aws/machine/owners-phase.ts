@@ -5,7 +5,7 @@
  */
 
 import { booleanAt, stringAt } from '../../../../../shared/contracts/json.js';
-import { controllerOf, LABEL_CLUSTER_NAME } from '../../../../../shared/contracts/object.js';
+import { controllerOf, LABEL_CLUSTER_NAME, LABEL_CONTROL_PLANE } from '../../../../../shared/contracts/object.js';
 import { AWS_GROUP } from '../../../../../shared/contracts/providers/aws/aws-kinds.js';
 import { CORE_GROUP } from '../../../../../shared/contracts/providers/builtin-providers.js';
 import type { PhaseResult } from '../../../engine/skeleton/types.js';
@@ -13,7 +13,6 @@ import { awsCloudFor } from '../common/cloud-port.js';
 import { parseAwsProviderID, regionOfZone } from '../common/cluster-network.js';
 import { type AwsMachineScope, instanceCondition } from './scope.js';
 
-const LABEL_CONTROL_PLANE = 'cluster.x-k8s.io/control-plane';
 
 /** Reads what exists of Machine, Cluster and AWSCluster; never stops (deletion needs what it can get). */
 export async function loadOwners(s: AwsMachineScope): Promise<void> {
