@@ -77,6 +77,8 @@ export interface WorkloadCluster {
   applyObjects(cluster: WorkloadClusterRef, objects: readonly WorkloadObject[], options: { mode: ApplyMode }): Promise<ApplyFailure[]>;
   /** Patches the Node's labels, annotations and taints (a merge patch at `patch.resourceVersion`). */
   patchNode(cluster: WorkloadClusterRef, nodeName: string, patch: NodePatch): Promise<void>;
+  /** Deletes the Node; one that is not there is already deleted. */
+  deleteNode(cluster: WorkloadClusterRef, nodeName: string): Promise<void>;
   /**
    * The same workload clusters, reading capless's store through `store`: a reconcile passes its
    * own (the per-reconcile read cache), so an object it already read is not read again. Absent
@@ -89,7 +91,7 @@ export interface WorkloadCluster {
 export const WORKLOAD_CLUSTER_PORT = 'workloadCluster';
 
 export function isWorkloadCluster(value: unknown): value is WorkloadCluster {
-  return isRecord(value) && typeof value.findNodeByProviderID === 'function' && typeof value.applyObjects === 'function' && typeof value.patchNode === 'function';
+  return isRecord(value) && typeof value.findNodeByProviderID === 'function' && typeof value.applyObjects === 'function' && typeof value.patchNode === 'function' && typeof value.deleteNode === 'function';
 }
 
 /**

@@ -18,6 +18,7 @@ interface NodeMetadata {
 
 export class InMemoryNodeMetadata {
   private readonly nodes = new Map<string, NodeMetadata>();
+  private readonly deleted = new Set<string>();
 
   /** The Node with what was written to it; a Node seen the first time is registered with `registeredTaints`. */
   decorate(cluster: WorkloadClusterRef, node: WorkloadNode, registeredTaints: readonly NodeTaint[] = []): WorkloadNode {
@@ -40,6 +41,17 @@ export class InMemoryNodeMetadata {
     metadata.annotations = applied(metadata.annotations, patch.annotations);
     if (patch.taints) metadata.taints = clone(patch.taints);
     metadata.version += 1;
+  }
+
+  /** The Node's metadata is forgotten: a Node of that name registering again starts afresh. */
+  forget(cluster: WorkloadClusterRef, nodeName: string): void {
+    this.nodes.delete(`${cluster.namespace}/${cluster.name}/${nodeName}`);
+    this.deleted.add(`${cluster.namespace}/${cluster.name}/${nodeName}`);
+  }
+
+  /** Whether the Node was deleted (a stand-in's kubelet does not register it again). */
+  wasDeleted(cluster: WorkloadClusterRef, nodeName: string): boolean {
+    return this.deleted.has(`${cluster.namespace}/${cluster.name}/${nodeName}`);
   }
 
   private metadataOf(cluster: WorkloadClusterRef, nodeName: string, registeredTaints: readonly NodeTaint[]): NodeMetadata {

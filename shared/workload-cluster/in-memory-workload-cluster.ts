@@ -90,4 +90,9 @@ export class InMemoryWorkloadCluster implements WorkloadCluster {
   async patchNode(cluster: WorkloadClusterRef, nodeName: string, patch: NodePatch): Promise<void> {
     this.objects.nodes.patch(cluster, nodeName, patch);
   }
+
+  /** A simulated Node is its InMemoryMachine's: it goes with it; what was written to it goes now. */
+  async deleteNode(cluster: WorkloadClusterRef, nodeName: string): Promise<void> {
+    this.objects.nodes.forget(cluster, nodeName);
+  }
 }

@@ -38,6 +38,11 @@ export class PerClusterWorkloadCluster implements WorkloadCluster {
     return target.patchNode(cluster, nodeName, patch);
   }
 
+  async deleteNode(cluster: WorkloadClusterRef, nodeName: string): Promise<void> {
+    const target = (await this.isSimulated(cluster)) ? this.simulated : this.real;
+    return target.deleteNode(cluster, nodeName);
+  }
+
   /** Whether the Cluster's infrastructure is simulated by capless's in-memory provider. */
   async isSimulated(ref: WorkloadClusterRef): Promise<boolean> {
     const cluster = await this.store.get({ group: 'cluster.x-k8s.io', kind: 'Cluster', namespace: ref.namespace, name: ref.name });

@@ -191,6 +191,9 @@ describe("CAPA's cluster template on moto", () => {
 
   it('scales the workers and upgrades the control plane: old instances terminated, new ones launched, never two for one AWSMachine', async () => {
     const before = live(await clusterInstances());
+    const oldControlPlaneNodes = (await api.list(CORE, 'Machine', NS))
+      .filter((m) => m.metadata.labels?.['cluster.x-k8s.io/control-plane'] !== undefined)
+      .map((m) => stringAt(m, 'status', 'nodeRef', 'name') ?? '');
     await api.mergePatch(CORE, 'MachineDeployment', NS, `${CLUSTER}-md-0`, { spec: { replicas: 3 } });
     await api.mergePatch('controlplane.cluster.x-k8s.io/v1beta2', 'KubeadmControlPlane', NS, `${CLUSTER}-control-plane`, { spec: { version: 'v1.33.0' } });
     let maxPerAwsMachine = 0;
@@ -217,6 +220,9 @@ describe("CAPA's cluster template on moto", () => {
     expect(newControlPlane.map((i) => i.ImageId)).toEqual(['ami-0c0a0000000013300', 'ami-0c0a0000000013300', 'ami-0c0a0000000013300']);
     const [targetGroup] = (await clusterLoadBalancing(elbv2, CLUSTER)).targetGroups;
     expect(targetGroup?.targets).toEqual(newControlPlane.map((i) => i.InstanceId).sort());
+    // Each replaced control-plane Machine deleted its Node from the workload cluster once its instance was gone.
+    expect(oldControlPlaneNodes).toHaveLength(3);
+    for (const node of oldControlPlaneNodes) expect(workload.objects.nodes.wasDeleted({ namespace: NS, name: CLUSTER }, node)).toBe(true);
   });
 
   it('deletes everything capless created', async () => {

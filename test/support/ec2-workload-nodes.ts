@@ -29,6 +29,10 @@ export class Ec2WorkloadNodes implements WorkloadCluster {
     this.objects.nodes.patch(cluster, nodeName, patch);
   }
 
+  async deleteNode(cluster: WorkloadClusterRef, nodeName: string): Promise<void> {
+    this.objects.nodes.forget(cluster, nodeName);
+  }
+
   async findNodeByProviderID(cluster: WorkloadClusterRef, providerID: string): Promise<WorkloadNode | undefined> {
     const parsed = parseAwsProviderID(providerID);
     if (!parsed) return undefined;

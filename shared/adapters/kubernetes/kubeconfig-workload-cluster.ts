@@ -101,6 +101,15 @@ export class KubeconfigWorkloadCluster implements WorkloadCluster {
     }
   }
 
+  async deleteNode(cluster: WorkloadClusterRef, nodeName: string): Promise<void> {
+    const client = await this.clientFor(cluster);
+    try {
+      await this.call(`deleting Node ${nodeName} of ${describe(cluster)}`, () => client.core.deleteNode({ name: nodeName }));
+    } catch (error) {
+      if (!(error instanceof ApiException && error.code === 404)) throw error;
+    }
+  }
+
   /** Applies one object; a refusal the API explained comes back as its message, access and availability errors are thrown. */
   private async applyOne(client: ClusterClient, object: WorkloadObject, mode: ApplyMode): Promise<string | undefined> {
     const what = `applying ${object.kind} ${object.metadata.namespace ? `${object.metadata.namespace}/` : ''}${object.metadata.name}`;

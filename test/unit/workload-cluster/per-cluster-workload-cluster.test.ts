@@ -19,6 +19,9 @@ function recorder(name: string, calls: string[]): WorkloadCluster {
     async patchNode() {
       calls.push(name);
     },
+    async deleteNode() {
+      calls.push(name);
+    },
   };
 }
 

@@ -150,6 +150,16 @@ describe('client-node WorkloadCluster: failures become typed errors', () => {
     expect(await h.workload.findNodeByProviderID(h.cluster, providerID)).toMatchObject({ name: 'n' });
   });
 
+  it('deletes a Node, and deleting one that is gone again succeeds', async () => {
+    const h = await kubeconfigHarness();
+    harness = h;
+    const providerID = await h.addNode('n', true);
+    await h.workload.deleteNode(h.cluster, 'n');
+    expect(h.api.requests).toContain('DELETE /api/v1/nodes/n');
+    expect(await h.workload.findNodeByProviderID(h.cluster, providerID)).toBeUndefined();
+    await expect(h.workload.deleteNode(h.cluster, 'n')).resolves.toBeUndefined();
+  });
+
   it('an API that is gone is a transient ConnectionDown', async () => {
     const h = await kubeconfigHarness();
     harness = h;

@@ -16,6 +16,7 @@ import {
   summarizeMachinePhase,
 } from './phases.js';
 import { type MachineScope, createMachineScope } from './scope.js';
+import { deleteNodePhase } from './node-deletion.js';
 import { computeMachineStatus } from './status.js';
 
 export const MACHINE_FINALIZER = 'machine.cluster.x-k8s.io';
@@ -43,6 +44,7 @@ export const machineReconciler: ReconcilerDefinition<MachineScope> = {
     waitForPreTerminateHooksPhase,
     deleteInfrastructurePhase,
     deleteBootstrapPhase,
+    deleteNodePhase,
     deletionDonePhase,
   ],
   computeStatus: computeMachineStatus,

@@ -112,6 +112,7 @@ describe('ClusterResourceSet reconciler', () => {
         throw new WorkloadClusterUnavailableError('KubeconfigNotFound', 'waiting for Secret default/c1-kubeconfig');
       },
       patchNode: async () => {},
+      deleteNode: async () => {},
     };
     const { ctx } = setup(unreachable);
     await cluster(ctx, 'c1', { cni: 'calico' }, true);

@@ -148,6 +148,7 @@ describe('reconcileNodePhase', () => {
       },
       applyObjects: async () => [],
       patchNode: async () => {},
+      deleteNode: async () => {},
     };
     const ctx = testContext({ providers: { workloadCluster } });
     const cluster = await ctx.store.create({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'c1' }, spec: {} });
@@ -172,6 +173,7 @@ describe('reconcileNodePhase: the Node is synced from its Machine', () => {
         calls.push(args);
         return patchNode(...args);
       },
+      deleteNode: async () => {},
     };
     const ctx = testContext({ providers: { workloadCluster } });
     const cluster = await ctx.store.create({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'c1' }, spec: {} });

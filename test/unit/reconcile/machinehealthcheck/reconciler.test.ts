@@ -23,6 +23,7 @@ function workload(healthy: readonly string[]): WorkloadCluster {
       return [];
     },
     async patchNode() {},
+    async deleteNode() {},
   };
 }
 
@@ -161,7 +162,7 @@ describe('MachineHealthCheck with a remediation template', () => {
 
   it('asks for external remediation instead of the owner, and withdraws it once the Machine is healthy', async () => {
     let healthy: string[] = ['p://w1'];
-    const ctx = testContext({ providers: { [WORKLOAD_CLUSTER_PORT]: { findNodeByProviderID: (c: unknown, id: string) => workload(healthy).findNodeByProviderID(c as never, id), applyObjects: async () => [], patchNode: async () => {} } } });
+    const ctx = testContext({ providers: { [WORKLOAD_CLUSTER_PORT]: { findNodeByProviderID: (c: unknown, id: string) => workload(healthy).findNodeByProviderID(c as never, id), applyObjects: async () => [], patchNode: async () => {}, deleteNode: async () => {} } } });
     for (const m of [machine('w1', 'c1', 'worker'), machine('w2', 'c1', 'worker')]) {
       const created = await ctx.store.create(m);
       await ctx.store.updateStatus({ ...created, status: m.status ?? {} });
