@@ -11,7 +11,6 @@ import { clusterNameOf } from '../../engine/references/cluster-name-label.js';
 import { withEntries, withInPlaceFields } from '../machine-template-fields.js';
 import { LABEL_DEPLOYMENT_NAME, LABEL_TEMPLATE_HASH } from './machineset-factory.js';
 
-
 function withOptional(record: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
   const next = { ...record };
   if (value === undefined) delete next[key];

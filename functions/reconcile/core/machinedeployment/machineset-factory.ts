@@ -16,7 +16,6 @@ export function templateHash(md: StoredObject): string {
   return shortHash(valueAt(md, 'spec', 'template', 'spec') ?? {});
 }
 
-
 export function rolloutStrategyOf(md: StoredObject, replicas: number): RolloutStrategy {
   const strategy = recordAt(md, 'spec', 'rollout', 'strategy');
   const type = strategy?.type === 'OnDelete' ? 'OnDelete' : 'RollingUpdate';

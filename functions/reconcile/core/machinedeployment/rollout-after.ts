@@ -30,7 +30,6 @@ export function rolloutHash(templateHash: string, after: string): string {
   return `${templateHash}-${shortHash(after).slice(0, 5)}`;
 }
 
-
 function mostReplicasFirst(a: StoredObject, b: StoredObject): number {
   return (numberAt(b, 'spec', 'replicas') ?? 0) - (numberAt(a, 'spec', 'replicas') ?? 0) || a.metadata.name.localeCompare(b.metadata.name);
 }

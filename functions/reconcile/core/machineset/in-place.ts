@@ -10,7 +10,6 @@ import { isDeleting, type StoredObject } from '../../../../shared/contracts/obje
 import { withEntries, withInPlaceFields } from '../machine-template-fields.js';
 import { machineLabels } from './machine-factory.js';
 
-
 /** The Machine with the MachineSet's in-place fields, or undefined when it has them already. */
 export function machineInPlace(machine: StoredObject, ms: StoredObject): StoredObject | undefined {
   const template = recordAt(ms, 'spec', 'template');

@@ -18,7 +18,6 @@ export function randomMachineName(setName: string, random: (max: number) => numb
   return `${setName.slice(0, 57)}-${suffix}`;
 }
 
-
 export function machineLabels(ms: StoredObject): Record<string, string> {
   return {
     ...stringEntriesOf(recordAt(ms, 'spec', 'template', 'metadata')?.labels),
@@ -26,7 +25,6 @@ export function machineLabels(ms: StoredObject): Record<string, string> {
     [LABEL_CLUSTER_NAME]: clusterNameOf(ms),
   };
 }
-
 
 /** A template reference becomes a reference to the clone named like the Machine; other references stay. */
 function clonedReference(ref: unknown, machineName: string): unknown {

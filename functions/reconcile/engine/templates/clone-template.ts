@@ -25,7 +25,6 @@ export function kindFromTemplate(templateKind: string): string | undefined {
     : undefined;
 }
 
-
 export interface CloneRequest {
   template: StoredObject;
   name: string;

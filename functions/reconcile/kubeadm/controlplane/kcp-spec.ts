@@ -23,7 +23,6 @@ export interface KcpSpec {
   rolloutAfter?: string;
 }
 
-
 export function objectRef(value: unknown): ObjectRef | undefined {
   if (!isRecord(value)) return undefined;
   const { apiGroup, kind, name } = value;

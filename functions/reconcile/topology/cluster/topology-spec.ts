@@ -13,7 +13,6 @@ export function readTopology(cluster: StoredObject): ClusterTopology | undefined
   return parsed.success ? parsed.data : undefined;
 }
 
-
 /** `variables.overrides` of a control plane or MachineDeployment topology, as a name → value map. */
 export function overridesOf(holder: unknown): JsonRecord {
   const overrides = isRecord(holder) && isRecord(holder.variables) ? holder.variables.overrides : undefined;

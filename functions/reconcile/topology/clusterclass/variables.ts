@@ -45,7 +45,6 @@ function addDefinition(all: Map<string, StatusVariable>, name: string, definitio
   all.set(name, { name, definitionsConflict: existing.definitionsConflict || differs, definitions: [...existing.definitions, definition] });
 }
 
-
 /** One patch's DiscoverVariables call: its definitions, or why discovery failed. */
 async function discover(patch: ClusterClassPatch, extension: string, caller: ExtensionCaller | undefined, namespace: string): Promise<{ definitions: Array<[string, StatusVariableDefinition]>; errors: string[] }> {
   const failed = (why: string) => ({ definitions: [], errors: [why] });

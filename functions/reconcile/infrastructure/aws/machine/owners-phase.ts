@@ -13,7 +13,6 @@ import { awsCloudFor } from '../common/cloud-port.js';
 import { parseAwsProviderID, regionOfZone } from '../common/cluster-network.js';
 import { type AwsMachineScope, instanceCondition } from './scope.js';
 
-
 /** Reads what exists of Machine, Cluster and AWSCluster; never stops (deletion needs what it can get). */
 export async function loadOwners(s: AwsMachineScope): Promise<void> {
   const { namespace } = s.object.metadata;
