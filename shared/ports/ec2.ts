@@ -29,7 +29,19 @@ export interface Instance {
   publicDnsName?: string;
   securityGroupIds: string[];
   iamInstanceProfileArn?: string;
+  /** As EC2 applied them (absent when EC2 says nothing). */
+  metadataOptions?: InstanceMetadataOptions;
   tags: Tags;
+}
+
+/** EC2's MetadataOptions of an instance (its instance metadata service, IMDS). */
+export interface InstanceMetadataOptions {
+  httpEndpoint: 'enabled' | 'disabled';
+  httpProtocolIpv6: 'enabled' | 'disabled';
+  httpPutResponseHopLimit: number;
+  /** `required`: IMDSv2 only (session tokens); `optional`: IMDSv1 too. */
+  httpTokens: 'optional' | 'required';
+  instanceMetadataTags: 'enabled' | 'disabled';
 }
 
 export interface RunInstanceRequest {
@@ -46,6 +58,7 @@ export interface RunInstanceRequest {
   keyName?: string;
   publicIp?: boolean;
   rootVolumeSize?: number;
+  metadataOptions?: InstanceMetadataOptions;
 }
 
 export interface Vpc {

@@ -137,6 +137,24 @@ export function describeAwsCloudConformance(name: string, make: () => Promise<Aw
       expect(await codeOf(ec2.describeVpcs({ ids: [vpc.id] }))).toBe('InvalidVpcID.NotFound');
     });
 
+    it('launches with the instance metadata options asked for, and describes them as applied', async () => {
+      const t = await make();
+      const { subnet, group } = await network(t);
+      const metadataOptions = { httpEndpoint: 'enabled', httpProtocolIpv6: 'disabled', httpPutResponseHopLimit: 2, httpTokens: 'required', instanceMetadataTags: 'disabled' } as const;
+      const launched = await t.cloud.ec2.runInstance({
+        clientToken: unique(),
+        imageId: t.imageId,
+        instanceType: 't3.micro',
+        subnetId: subnet.id,
+        securityGroupIds: [group.id],
+        userData: Buffer.from('#cloud-config\n').toString('base64'),
+        tags: { Name: `imds-${unique()}` },
+        metadataOptions,
+      });
+      const [described] = await t.cloud.ec2.describeInstances({ ids: [launched.id] });
+      expect(described?.metadataOptions).toEqual(metadataOptions);
+    });
+
     it.each([
       ['t3.large', { instanceType: 't3.large', defaultVCpus: 2, memoryMiB: 8192, architectures: ['x86_64'] }],
       ['m6g.xlarge', { instanceType: 'm6g.xlarge', defaultVCpus: 4, memoryMiB: 16384, architectures: ['arm64'] }],

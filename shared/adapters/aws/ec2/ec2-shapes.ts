@@ -1,9 +1,17 @@
 /** Conversions between EC2's wire shapes and the port's plain data. */
 
-import { type Filter as SdkFilter, type Instance as SdkInstance, type Tag, type TagSpecification, _InstanceType } from '@aws-sdk/client-ec2';
+import {
+  type Filter as SdkFilter,
+  type Instance as SdkInstance,
+  type InstanceMetadataOptionsRequest,
+  type InstanceMetadataOptionsResponse,
+  type Tag,
+  type TagSpecification,
+  _InstanceType,
+} from '@aws-sdk/client-ec2';
 import { CloudApiError } from '../../../errors/index.js';
 import type { Tags } from '../../../contracts/providers/aws/aws-tags.js';
-import type { Filter, Instance, InstanceState, IngressRule, Query } from '../../../ports/ec2.js';
+import type { Filter, Instance, InstanceMetadataOptions, InstanceState, IngressRule, Query } from '../../../ports/ec2.js';
 
 export function tagsOf(tags: readonly Tag[] | undefined): Tags {
   const result: Record<string, string> = {};
@@ -51,7 +59,29 @@ export function instanceOf(instance: SdkInstance): Instance {
     ...(instance.PublicDnsName ? { publicDnsName: instance.PublicDnsName } : {}),
     securityGroupIds: (instance.SecurityGroups ?? []).flatMap((g) => (g.GroupId ? [g.GroupId] : [])),
     ...(instance.IamInstanceProfile?.Arn ? { iamInstanceProfileArn: instance.IamInstanceProfile.Arn } : {}),
+    ...(instance.MetadataOptions ? { metadataOptions: metadataOptionsOf(instance.MetadataOptions) } : {}),
     tags: tagsOf(instance.Tags),
+  };
+}
+
+/** EC2's answer, with EC2's defaults for what it leaves out. */
+function metadataOptionsOf(options: InstanceMetadataOptionsResponse): InstanceMetadataOptions {
+  return {
+    httpEndpoint: options.HttpEndpoint === 'disabled' ? 'disabled' : 'enabled',
+    httpProtocolIpv6: options.HttpProtocolIpv6 === 'enabled' ? 'enabled' : 'disabled',
+    httpPutResponseHopLimit: options.HttpPutResponseHopLimit ?? 1,
+    httpTokens: options.HttpTokens === 'required' ? 'required' : 'optional',
+    instanceMetadataTags: options.InstanceMetadataTags === 'enabled' ? 'enabled' : 'disabled',
+  };
+}
+
+export function metadataOptionsRequest(options: InstanceMetadataOptions): InstanceMetadataOptionsRequest {
+  return {
+    HttpEndpoint: options.httpEndpoint,
+    HttpProtocolIpv6: options.httpProtocolIpv6,
+    HttpPutResponseHopLimit: options.httpPutResponseHopLimit,
+    HttpTokens: options.httpTokens,
+    InstanceMetadataTags: options.instanceMetadataTags,
   };
 }
 

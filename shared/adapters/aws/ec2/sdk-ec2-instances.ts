@@ -9,7 +9,7 @@ import {
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
 import type { Ec2Instances, Filter, Image, Instance, InstanceTypeInfo, Query, RunInstanceRequest } from '../../../ports/ec2.js';
-import { describableInstanceTypes, filtersOf, instanceOf, instanceType, queryInput, tagSpecifications } from './ec2-shapes.js';
+import { describableInstanceTypes, filtersOf, instanceOf, instanceType, metadataOptionsRequest, queryInput, tagSpecifications } from './ec2-shapes.js';
 import { sdkCall } from './sdk-errors.js';
 
 export class SdkEc2Instances implements Ec2Instances {
@@ -76,6 +76,7 @@ export class SdkEc2Instances implements Ec2Instances {
                 ],
               }),
           ...(request.rootVolumeSize ? { BlockDeviceMappings: [{ DeviceName: '/dev/sda1', Ebs: { VolumeSize: request.rootVolumeSize } }] } : {}),
+          ...(request.metadataOptions ? { MetadataOptions: metadataOptionsRequest(request.metadataOptions) } : {}),
           TagSpecifications: [
             ...tagSpecifications('instance', request.tags),
             ...tagSpecifications('volume', request.tags),

@@ -132,6 +132,8 @@ export class InMemoryEc2 extends InMemoryEc2SecurityGroups implements Ec2 {
       privateDnsName: `ip-10-0-${(n >> 8) & 0xff}-${n & 0xff}.ec2.internal`,
       securityGroupIds: [...request.securityGroupIds],
       ...(request.iamInstanceProfile ? { iamInstanceProfileArn: `arn:aws:iam::123456789012:instance-profile/${request.iamInstanceProfile}` } : {}),
+      // EC2 applies what RunInstances asked for, else its own defaults (IMDSv1 allowed, one hop).
+      metadataOptions: request.metadataOptions ?? { httpEndpoint: 'enabled', httpProtocolIpv6: 'disabled', httpPutResponseHopLimit: 1, httpTokens: 'optional', instanceMetadataTags: 'disabled' },
       tags: { ...request.tags },
       clientToken: request.clientToken,
       userData: request.userData,

@@ -11,10 +11,11 @@ import { booleanAt, numberAt, recordAt, stringAt } from '../../../../../shared/c
 import type { StoredObject } from '../../../../../shared/contracts/object.js';
 import { instanceTags, type Tags, userDataSecretTags } from '../../../../../shared/contracts/providers/aws/aws-tags.js';
 import { CloudApiError } from '../../../../../shared/errors/index.js';
-import type { Ec2Instances, Instance } from '../../../../../shared/ports/ec2.js';
+import type { Ec2Instances, Instance, RunInstanceRequest } from '../../../../../shared/ports/ec2.js';
 import { updateFresh } from '../../../engine/references/update-fresh.js';
 import { awsProviderID, type ClusterNetwork, readClusterNetwork } from '../common/cluster-network.js';
 import { findImage } from './image-lookup.js';
+import { instanceMetadataOptions } from './metadata-options.js';
 import type { AwsMachineScope } from './scope.js';
 import { chosenSubnet, coreSecurityGroups } from './placement.js';
 import { planUserData } from './user-data.js';
@@ -101,7 +102,7 @@ export async function launchInstance(s: AwsMachineScope, ec2: Ec2Instances, clus
   return instance;
 }
 
-function optionalLaunchFields(s: AwsMachineScope): { iamInstanceProfile?: string; keyName?: string; publicIp?: boolean; rootVolumeSize?: number } {
+function optionalLaunchFields(s: AwsMachineScope): Omit<RunInstanceRequest, 'clientToken' | 'imageId' | 'instanceType' | 'subnetId' | 'securityGroupIds' | 'userData' | 'tags'> {
   const profile = stringAt(s.object, 'spec', 'iamInstanceProfile');
   const publicIp = booleanAt(s.object, 'spec', 'publicIP');
   const rootVolumeSize = numberAt(s.object, 'spec', 'rootVolume', 'size');
@@ -110,6 +111,7 @@ function optionalLaunchFields(s: AwsMachineScope): { iamInstanceProfile?: string
     ...sshKey(s),
     ...(publicIp !== undefined ? { publicIp } : {}),
     ...(rootVolumeSize ? { rootVolumeSize } : {}),
+    metadataOptions: instanceMetadataOptions(s.object.spec),
   };
 }
 
