@@ -57,7 +57,8 @@ export interface RunInstanceRequest {
   iamInstanceProfile?: string;
   keyName?: string;
   publicIp?: boolean;
-  rootVolumeSize?: number;
+  /** The root volume (at the image's root device) and any others. */
+  volumes?: readonly BlockDeviceVolume[];
   metadataOptions?: InstanceMetadataOptions;
 }
 
@@ -154,6 +155,23 @@ export interface Image {
   platform?: string;
   /** EC2's `PlatformDetails`: `Linux/UNIX`, `Windows`, `Windows with SQL Server Standard`, … */
   platformDetails?: string;
+  /** The device its root volume is attached as (`/dev/sda1`, `/dev/xvda`). */
+  rootDeviceName?: string;
+  /** The size of the snapshot of its first block device, GiB: a root volume may not be smaller. */
+  rootSnapshotSizeGiB?: number;
+}
+
+/** An EBS volume attached at launch (CAPA's `Volume`), deleted with the instance. */
+export interface BlockDeviceVolume {
+  deviceName: string;
+  sizeGiB: number;
+  /** gp2, gp3, io1, io2, st1, sc1, standard. */
+  type?: string;
+  iops?: number;
+  throughput?: number;
+  encrypted?: boolean;
+  /** A KMS key: the volume is encrypted with it. */
+  kmsKeyId?: string;
 }
 
 /** What DescribeInstanceTypes says of one instance type. */

@@ -60,3 +60,30 @@ describe('endpoint variables', () => {
     }
   });
 });
+
+describe('images and volumes on moto', () => {
+  it("an image found by id names its root device and snapshot size, and an instance launches with volumes at that device", async () => {
+    const cloud = new SdkAwsCloudFactory().forRegion(REGION);
+    const [image] = await cloud.ec2.describeImages({ owners: [], filters: [{ name: 'image-id', values: ['ami-12c6146b'] }] });
+    expect(image).toMatchObject({ id: 'ami-12c6146b', rootDeviceName: '/dev/sda1', rootSnapshotSizeGiB: expect.any(Number) });
+    const vpc = await cloud.ec2.createVpc({ cidrBlock: '10.9.0.0/16', tags: { Name: 'volumes' } });
+    const [zone] = await cloud.ec2.describeAvailabilityZones();
+    const subnet = await cloud.ec2.createSubnet({ vpcId: vpc.id, cidrBlock: '10.9.1.0/24', availabilityZone: zone?.name ?? '', tags: { Name: 'volumes' } });
+    const instance = await cloud.ec2.runInstance({
+      clientToken: `volumes-${Date.now()}`,
+      imageId: 'ami-12c6146b',
+      instanceType: 't3.micro',
+      subnetId: subnet.id,
+      securityGroupIds: [],
+      userData: Buffer.from('#cloud-config\n').toString('base64'),
+      tags: { Name: 'volumes' },
+      volumes: [
+        { deviceName: image?.rootDeviceName ?? '', sizeGiB: 40, type: 'gp3', iops: 3000, throughput: 125, encrypted: true },
+        // moto refuses io1 even with Iops ("requires the parameter Iops"): gp2 here.
+        { deviceName: '/dev/sdb', sizeGiB: 100, type: 'gp2' },
+      ],
+    });
+    expect(instance.id).toMatch(/^i-/);
+    await cloud.ec2.terminateInstances([instance.id]);
+  });
+});

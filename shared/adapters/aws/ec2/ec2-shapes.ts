@@ -1,17 +1,19 @@
 /** Conversions between EC2's wire shapes and the port's plain data. */
 
 import {
+  type BlockDeviceMapping,
   type Filter as SdkFilter,
   type Instance as SdkInstance,
   type InstanceMetadataOptionsRequest,
   type InstanceMetadataOptionsResponse,
   type Tag,
   type TagSpecification,
+  VolumeType,
   _InstanceType,
 } from '@aws-sdk/client-ec2';
 import { CloudApiError } from '../../../errors/index.js';
 import type { Tags } from '../../../contracts/providers/aws/aws-tags.js';
-import type { Filter, Instance, InstanceMetadataOptions, InstanceState, IngressRule, Query } from '../../../ports/ec2.js';
+import type { BlockDeviceVolume, Filter, Instance, InstanceMetadataOptions, InstanceState, IngressRule, Query } from '../../../ports/ec2.js';
 
 export function tagsOf(tags: readonly Tag[] | undefined): Tags {
   const result: Record<string, string> = {};
@@ -82,6 +84,34 @@ export function metadataOptionsRequest(options: InstanceMetadataOptions): Instan
     HttpPutResponseHopLimit: options.httpPutResponseHopLimit,
     HttpTokens: options.httpTokens,
     InstanceMetadataTags: options.instanceMetadataTags,
+  };
+}
+
+const VOLUME_TYPES: ReadonlySet<string> = new Set(Object.values(VolumeType));
+
+function isVolumeType(name: string): name is VolumeType {
+  return VOLUME_TYPES.has(name);
+}
+
+/** A volume type the SDK knows; any other is refused as EC2 refuses it. */
+function volumeType(name: string): VolumeType {
+  if (isVolumeType(name)) return name;
+  throw new CloudApiError('RunInstances', 'InvalidParameterValue', `Value (${name}) for parameter volumeType is invalid.`);
+}
+
+/** CAPA's volumeToBlockDeviceMapping: deleted with the instance; a KMS key means encrypted. */
+export function blockDeviceMapping(volume: BlockDeviceVolume): BlockDeviceMapping {
+  return {
+    DeviceName: volume.deviceName,
+    Ebs: {
+      DeleteOnTermination: true,
+      VolumeSize: volume.sizeGiB,
+      ...(volume.type ? { VolumeType: volumeType(volume.type) } : {}),
+      ...(volume.iops ? { Iops: volume.iops } : {}),
+      ...(volume.throughput ? { Throughput: volume.throughput } : {}),
+      ...(volume.encrypted !== undefined || volume.kmsKeyId ? { Encrypted: volume.encrypted === true || Boolean(volume.kmsKeyId) } : {}),
+      ...(volume.kmsKeyId ? { KmsKeyId: volume.kmsKeyId } : {}),
+    },
   };
 }
 

@@ -9,7 +9,7 @@ import {
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
 import type { Ec2Instances, Filter, Image, Instance, InstanceTypeInfo, Query, RunInstanceRequest } from '../../../ports/ec2.js';
-import { describableInstanceTypes, filtersOf, instanceOf, instanceType, metadataOptionsRequest, queryInput, tagSpecifications } from './ec2-shapes.js';
+import { blockDeviceMapping, describableInstanceTypes, filtersOf, instanceOf, instanceType, metadataOptionsRequest, queryInput, tagSpecifications } from './ec2-shapes.js';
 import { sdkCall } from './sdk-errors.js';
 
 export class SdkEc2Instances implements Ec2Instances {
@@ -40,6 +40,8 @@ export class SdkEc2Instances implements Ec2Instances {
       ...(i.Architecture ? { architecture: String(i.Architecture) } : {}),
       ...(i.Platform ? { platform: String(i.Platform) } : {}),
       ...(i.PlatformDetails ? { platformDetails: i.PlatformDetails } : {}),
+      ...(i.RootDeviceName ? { rootDeviceName: i.RootDeviceName } : {}),
+      ...(i.BlockDeviceMappings?.[0]?.Ebs?.VolumeSize !== undefined ? { rootSnapshotSizeGiB: i.BlockDeviceMappings[0].Ebs.VolumeSize } : {}),
     }));
   }
 
@@ -75,7 +77,7 @@ export class SdkEc2Instances implements Ec2Instances {
                   { DeviceIndex: 0, SubnetId: request.subnetId, Groups: [...request.securityGroupIds], AssociatePublicIpAddress: request.publicIp },
                 ],
               }),
-          ...(request.rootVolumeSize ? { BlockDeviceMappings: [{ DeviceName: '/dev/sda1', Ebs: { VolumeSize: request.rootVolumeSize } }] } : {}),
+          ...(request.volumes && request.volumes.length > 0 ? { BlockDeviceMappings: request.volumes.map(blockDeviceMapping) } : {}),
           ...(request.metadataOptions ? { MetadataOptions: metadataOptionsRequest(request.metadataOptions) } : {}),
           TagSpecifications: [
             ...tagSpecifications('instance', request.tags),

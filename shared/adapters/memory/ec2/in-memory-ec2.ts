@@ -7,7 +7,7 @@
  */
 
 import { CloudApiError } from '../../../errors/index.js';
-import type { Ec2, Filter, Image, Instance, InstanceState, InstanceTypeInfo, Query, RunInstanceRequest } from '../../../ports/ec2.js';
+import type { BlockDeviceVolume, Ec2, Filter, Image, Instance, InstanceState, InstanceTypeInfo, Query, RunInstanceRequest } from '../../../ports/ec2.js';
 import { select } from './filters.js';
 import type { InMemoryNetworkOptions } from './in-memory-network.js';
 import { KNOWN_INSTANCE_TYPES } from './instance-types.js';
@@ -27,6 +27,7 @@ export interface InMemoryEc2Options extends Partial<InMemoryNetworkOptions> {
 interface StoredInstance extends Instance {
   clientToken: string;
   userData: string;
+  volumes: BlockDeviceVolume[];
   hiddenFor: number;
 }
 
@@ -94,10 +95,10 @@ export class InMemoryEc2 extends InMemoryEc2SecurityGroups implements Ec2 {
     return [...new Set(instanceTypes)].flatMap((name) => structuredClone(KNOWN_INSTANCE_TYPES.get(name) ?? []));
   }
 
-  /** Registers an image (what RegisterImage does), for AMI lookups. */
+  /** Registers an image (what RegisterImage does), for AMI lookups; its root is `/dev/sda1`, 8 GiB, unless it says otherwise. */
   registerImage(image: Omit<Image, 'id'>): string {
     const id = this.ids.next('ami');
-    this.images.set(id, { ...image, id, tags: {} });
+    this.images.set(id, { rootDeviceName: '/dev/sda1', rootSnapshotSizeGiB: 8, ...image, id, tags: {} });
     return id;
   }
 
@@ -137,6 +138,7 @@ export class InMemoryEc2 extends InMemoryEc2SecurityGroups implements Ec2 {
       tags: { ...request.tags },
       clientToken: request.clientToken,
       userData: request.userData,
+      volumes: structuredClone([...(request.volumes ?? [])]),
       hiddenFor: this.describeLagCalls,
     };
     this.instances.set(instance.id, instance);
@@ -150,6 +152,11 @@ export class InMemoryEc2 extends InMemoryEc2SecurityGroups implements Ec2 {
       const instance = this.instances.get(id);
       if (instance && instance.state !== 'terminated') instance.state = 'shutting-down';
     }
+  }
+
+  /** The volumes RunInstances attached to the instance, as asked for. */
+  volumesOf(instanceId: string): BlockDeviceVolume[] | undefined {
+    return structuredClone(this.instances.get(instanceId)?.volumes);
   }
 
   /** The user data an instance was launched with (base64), as the instance metadata service would serve it. */
@@ -178,6 +185,6 @@ export class InMemoryEc2 extends InMemoryEc2SecurityGroups implements Ec2 {
 }
 
 function publicView(instance: StoredInstance): Instance {
-  const { clientToken: _token, userData: _userData, hiddenFor: _hidden, ...rest } = instance;
+  const { clientToken: _token, userData: _userData, volumes: _volumes, hiddenFor: _hidden, ...rest } = instance;
   return structuredClone(rest);
 }

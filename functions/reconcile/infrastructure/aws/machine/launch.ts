@@ -16,6 +16,7 @@ import { updateFresh } from '../../../engine/references/update-fresh.js';
 import { awsProviderID, type ClusterNetwork, readClusterNetwork } from '../common/cluster-network.js';
 import { findImage } from './image-lookup.js';
 import { instanceMetadataOptions } from './metadata-options.js';
+import { launchVolumes } from './volumes.js';
 import type { AwsMachineScope } from './scope.js';
 import { chosenSubnet, coreSecurityGroups } from './placement.js';
 import { planUserData } from './user-data.js';
@@ -69,6 +70,7 @@ export async function launchInstance(s: AwsMachineScope, ec2: Ec2Instances, clus
   const region = s.region ?? '';
   const tags = tagsFor(s, clusterName);
   const imageId = await findImage(s, ec2);
+  const volumes = await launchVolumes(s.object.spec, ec2, imageId);
   const subnetId = chosenSubnet(s, network);
   const plan = planUserData({
     bootstrapData: await bootstrapData(s),
@@ -97,20 +99,19 @@ export async function launchInstance(s: AwsMachineScope, ec2: Ec2Instances, clus
     userData: plan.userData,
     tags,
     ...optionalLaunchFields(s),
+    ...(volumes.length > 0 ? { volumes } : {}),
   });
   await recordInstance(s, instance);
   return instance;
 }
 
-function optionalLaunchFields(s: AwsMachineScope): Omit<RunInstanceRequest, 'clientToken' | 'imageId' | 'instanceType' | 'subnetId' | 'securityGroupIds' | 'userData' | 'tags'> {
+function optionalLaunchFields(s: AwsMachineScope): Pick<RunInstanceRequest, 'iamInstanceProfile' | 'keyName' | 'publicIp' | 'metadataOptions'> {
   const profile = stringAt(s.object, 'spec', 'iamInstanceProfile');
   const publicIp = booleanAt(s.object, 'spec', 'publicIP');
-  const rootVolumeSize = numberAt(s.object, 'spec', 'rootVolume', 'size');
   return {
     ...(profile ? { iamInstanceProfile: profile } : {}),
     ...sshKey(s),
     ...(publicIp !== undefined ? { publicIp } : {}),
-    ...(rootVolumeSize ? { rootVolumeSize } : {}),
     metadataOptions: instanceMetadataOptions(s.object.spec),
   };
 }
