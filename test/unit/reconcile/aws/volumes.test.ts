@@ -4,7 +4,7 @@
  * and the named others; then through the whole reconcile onto the instance.
  */
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { launchVolumes } from '../../../../functions/reconcile/infrastructure/aws/machine/volumes.js';
 import { builtinProviderRegistry } from '../../../../functions/reconcile/engine/providers/builtin.js';
 import { InMemoryAwsCloudFactory } from '../../../../shared/adapters/memory/aws-cloud/in-memory-aws-cloud.js';
@@ -41,10 +41,9 @@ describe('launchVolumes', () => {
   ])('%s', async (_case, spec, expected) => {
     const ec2 = new InMemoryEc2();
     const imageId = amazonLinux(ec2);
-    let described = 0;
-    const counting = Object.assign(Object.create(ec2), { describeImages: (request: Parameters<InMemoryEc2['describeImages']>[0]) => ((described += 1), ec2.describeImages(request)) });
-    expect(await launchVolumes(spec, counting, imageId)).toEqual(expected);
-    expect(described).toBe('rootVolume' in spec ? 1 : 0);
+    const describeImages = vi.spyOn(ec2, 'describeImages');
+    expect(await launchVolumes(spec, ec2, imageId)).toEqual(expected);
+    expect(describeImages).toHaveBeenCalledTimes('rootVolume' in spec ? 1 : 0);
   });
 
   it.each<[string, Record<string, unknown>, number, string]>([
