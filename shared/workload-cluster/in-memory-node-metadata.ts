@@ -8,6 +8,7 @@
 import { clone } from '../contracts/json.js';
 import type { NodePatch, NodeTaint, WorkloadClusterRef, WorkloadNode } from '../ports/workload-cluster.js';
 import { WorkloadClusterConflictError } from '../ports/workload-cluster.js';
+import { mergePatch } from './in-memory-workload-objects.js';
 
 interface NodeMetadata {
   labels: Record<string, string>;
@@ -37,8 +38,8 @@ export class InMemoryNodeMetadata {
     if (patch.resourceVersion !== undefined && patch.resourceVersion !== String(metadata.version)) {
       throw new WorkloadClusterConflictError(`Node ${nodeName} was changed since resourceVersion ${patch.resourceVersion}`);
     }
-    metadata.labels = applied(metadata.labels, patch.labels);
-    metadata.annotations = applied(metadata.annotations, patch.annotations);
+    metadata.labels = mergePatch(metadata.labels, patch.labels);
+    metadata.annotations = mergePatch(metadata.annotations, patch.annotations);
     if (patch.taints) metadata.taints = clone(patch.taints);
     metadata.version += 1;
   }
@@ -63,13 +64,4 @@ export class InMemoryNodeMetadata {
     }
     return metadata;
   }
-}
-
-function applied(current: Record<string, string>, changes: Record<string, string | null>): Record<string, string> {
-  const next = { ...current };
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === null) delete next[key];
-    else next[key] = value;
-  }
-  return next;
 }

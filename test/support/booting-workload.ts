@@ -8,12 +8,12 @@
  * on workers), and keeps the labels, annotations and taints patched onto it.
  */
 
-const UNINITIALIZED: NodeTaint = { key: 'node.cluster.x-k8s.io/uninitialized', effect: 'NoSchedule' };
 
 import { gunzipSync } from 'node:zlib';
 import { DescribeInstanceAttributeCommand, EC2Client } from '@aws-sdk/client-ec2';
 import type { AwsCloudFactory } from '../../shared/ports/aws-cloud.js';
-import type { ApplyFailure, ApplyMode, NodePatch, NodeTaint, WorkloadCluster, WorkloadClusterRef, WorkloadNode, WorkloadObject } from '../../shared/ports/workload-cluster.js';
+import type { ApplyFailure, ApplyMode, NodePatch, WorkloadCluster, WorkloadClusterRef, WorkloadNode, WorkloadObject } from '../../shared/ports/workload-cluster.js';
+import { UNINITIALIZED_TAINT } from '../../shared/kubeadm/index.js';
 import { InMemoryWorkloadObjects } from '../../shared/workload-cluster/in-memory-workload-objects.js';
 import { parseAwsProviderID, regionOfZone } from '../../functions/reconcile/infrastructure/aws/common/cluster-network.js';
 
@@ -54,7 +54,7 @@ export class BootingWorkloadCluster implements WorkloadCluster {
       if (!booted) return undefined;
       this.booted.set(instance.id, booted);
     }
-    const registered = this.booted.get(instance.id)?.bootstrapData.includes(UNINITIALIZED.key) ? [UNINITIALIZED] : [];
+    const registered = this.booted.get(instance.id)?.bootstrapData.includes(UNINITIALIZED_TAINT.key) ? [UNINITIALIZED_TAINT] : [];
     return this.objects.nodes.decorate(cluster, { name: instance.privateDnsName ?? instance.id, ready: true }, registered);
   }
 

@@ -42,8 +42,17 @@ describe('launchVolumes', () => {
     const ec2 = new InMemoryEc2();
     const imageId = amazonLinux(ec2);
     const describeImages = vi.spyOn(ec2, 'describeImages');
-    expect(await launchVolumes(spec, ec2, imageId)).toEqual(expected);
+    expect(await launchVolumes(spec, ec2, { id: imageId })).toEqual(expected);
     expect(describeImages).toHaveBeenCalledTimes('rootVolume' in spec ? 1 : 0);
+  });
+
+  it('an image the default lookup already described is not read again', async () => {
+    const ec2 = new InMemoryEc2();
+    const [image] = await ec2.describeImages({ owners: [], filters: [{ name: 'image-id', values: [amazonLinux(ec2)] }] });
+    if (!image) throw new Error('image missing');
+    const describeImages = vi.spyOn(ec2, 'describeImages');
+    expect(await launchVolumes({ rootVolume: { size: 12 } }, ec2, image)).toEqual([{ deviceName: '/dev/xvda', sizeGiB: 12 }]);
+    expect(describeImages).not.toHaveBeenCalled();
   });
 
   it.each<[string, Record<string, unknown>, number, string]>([
@@ -52,7 +61,7 @@ describe('launchVolumes', () => {
   ])('refuses %s', async (_case, spec, snapshot, message) => {
     const ec2 = new InMemoryEc2();
     const imageId = amazonLinux(ec2, snapshot);
-    const refusal = await launchVolumes(spec, ec2, imageId).catch((e: unknown) => e);
+    const refusal = await launchVolumes(spec, ec2, { id: imageId }).catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(CloudApiError);
     expect(refusal instanceof CloudApiError ? refusal.message : '').toContain(message);
   });

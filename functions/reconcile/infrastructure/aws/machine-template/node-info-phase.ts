@@ -13,7 +13,7 @@ import { isCloudApiError, TerminalError } from '../../../../../shared/errors/ind
 import type { Ec2Instances, Image } from '../../../../../shared/ports/ec2.js';
 import { listClusterMembers, MACHINE_DEPLOYMENT, MACHINE_SET } from '../../../engine/references/cluster-members.js';
 import type { PhaseResult, ReferrerField } from '../../../engine/skeleton/types.js';
-import { imageLookupOf, newestDefaultImage } from '../machine/image-lookup.js';
+import { imageById, imageLookupOf, newestDefaultImage } from '../machine/image-lookup.js';
 import { refusedForGood } from './cloud-refusals.js';
 import type { Architecture, AwsMachineTemplateScope, NodeInfo } from './scope.js';
 
@@ -78,7 +78,7 @@ export async function nodeInfoPhase(s: AwsMachineTemplateScope): Promise<PhaseRe
   if (!ec2 || !s.instanceType) return { stop: true };
   const amiId = stringAt(s.machineSpec, 'ami', 'id');
   if (amiId) {
-    const [image] = await refusedForGood(() => ec2.describeImages({ owners: [], filters: [{ name: 'image-id', values: [amiId] }] }));
+    const image = await refusedForGood(() => imageById(ec2, amiId));
     if (!image) throw new TerminalError('InvalidAMIID.NotFound', `no information found for AMI "${amiId}"`);
     s.nodeInfo = nodeInfoOfImage(image);
     return {};

@@ -53,11 +53,17 @@ export async function newestDefaultImage(ec2: Ec2Instances, lookup: ImageLookup,
   return newest;
 }
 
-export async function findImage(s: AwsMachineScope, ec2: Ec2Instances): Promise<string> {
+/** The image of this id, as DescribeImages describes it (any owner); undefined when there is none. */
+export async function imageById(ec2: Ec2Instances, id: string): Promise<Image | undefined> {
+  const [image] = await ec2.describeImages({ owners: [], filters: [{ name: 'image-id', values: [id] }] });
+  return image;
+}
+
+/** The AMI to launch: `spec.ami.id` (nothing more known of it), else the default image as the lookup described it. */
+export async function findImage(s: AwsMachineScope, ec2: Ec2Instances): Promise<Pick<Image, 'id'> | Image> {
   const id = stringAt(s.object, 'spec', 'ami', 'id');
-  if (id) return id;
+  if (id) return { id };
   const version = stringAt(s.machine, 'spec', 'version');
   if (!version) throw new CloudApiError('DescribeImages', 'NoKubernetesVersion', 'neither spec.ami.id nor the Machine spec.version is set');
-  const image = await newestDefaultImage(ec2, imageLookupOf(s.object.spec, s.awsCluster), version, architectureOf(stringAt(s.object, 'spec', 'instanceType') ?? ''));
-  return image.id;
+  return newestDefaultImage(ec2, imageLookupOf(s.object.spec, s.awsCluster), version, architectureOf(stringAt(s.object, 'spec', 'instanceType') ?? ''));
 }

@@ -69,8 +69,8 @@ export async function launchInstance(s: AwsMachineScope, ec2: Ec2Instances, clus
   if (!network) throw new CloudApiError('RunInstances', 'NetworkNotReady', 'the AWSCluster has not recorded its network yet');
   const region = s.region ?? '';
   const tags = tagsFor(s, clusterName);
-  const imageId = await findImage(s, ec2);
-  const volumes = await launchVolumes(s.object.spec, ec2, imageId);
+  const image = await findImage(s, ec2);
+  const volumes = await launchVolumes(s.object.spec, ec2, image);
   const subnetId = chosenSubnet(s, network);
   const plan = planUserData({
     bootstrapData: await bootstrapData(s),
@@ -92,7 +92,7 @@ export async function launchInstance(s: AwsMachineScope, ec2: Ec2Instances, clus
   }
   const instance = await ec2.runInstance({
     clientToken: s.object.metadata.uid,
-    imageId,
+    imageId: image.id,
     instanceType: stringAt(s.object, 'spec', 'instanceType') ?? '',
     subnetId,
     securityGroupIds: coreSecurityGroups(s, network),

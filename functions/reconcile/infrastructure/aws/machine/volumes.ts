@@ -9,7 +9,8 @@
 
 import { booleanAt, isRecord, numberAt, recordAt, stringAt, valueAt } from '../../../../../shared/contracts/json.js';
 import { CloudApiError } from '../../../../../shared/errors/index.js';
-import type { BlockDeviceVolume, Ec2Instances } from '../../../../../shared/ports/ec2.js';
+import type { BlockDeviceVolume, Ec2Instances, Image } from '../../../../../shared/ports/ec2.js';
+import { imageById } from './image-lookup.js';
 
 /** CAPA's Volume as the port's volume at `deviceName`. */
 export function volumeOf(volume: unknown, deviceName: string): BlockDeviceVolume {
@@ -29,9 +30,14 @@ export function volumeOf(volume: unknown, deviceName: string): BlockDeviceVolume
   };
 }
 
-async function rootVolume(ec2: Ec2Instances, imageId: string, root: Record<string, unknown>): Promise<BlockDeviceVolume> {
-  const [image] = await ec2.describeImages({ owners: [], filters: [{ name: 'image-id', values: [imageId] }] });
-  if (!image?.rootDeviceName) throw new CloudApiError('DescribeImages', 'InvalidAMIID.NotFound', `failed to get the root device of image ${imageId}`);
+/** What the lookup already described of the image, else DescribeImages by its id. */
+async function describedImage(ec2: Ec2Instances, known: Pick<Image, 'id'> | Image): Promise<Image | undefined> {
+  return 'rootDeviceName' in known && known.rootDeviceName ? known : imageById(ec2, known.id);
+}
+
+async function rootVolume(ec2: Ec2Instances, known: Pick<Image, 'id'> | Image, root: Record<string, unknown>): Promise<BlockDeviceVolume> {
+  const image = await describedImage(ec2, known);
+  if (!image?.rootDeviceName) throw new CloudApiError('DescribeImages', 'InvalidAMIID.NotFound', `failed to get the root device of image ${known.id}`);
   const size = numberAt(root, 'size') ?? 0;
   const snapshot = image.rootSnapshotSizeGiB;
   if (snapshot !== undefined && size < snapshot) {
@@ -40,10 +46,11 @@ async function rootVolume(ec2: Ec2Instances, imageId: string, root: Record<strin
   return volumeOf(root, image.rootDeviceName);
 }
 
-export async function launchVolumes(machineSpec: unknown, ec2: Ec2Instances, imageId: string): Promise<BlockDeviceVolume[]> {
+/** `image`: the AMI to launch, with what is already known of it (a default lookup described it; an `ami.id` is read once, only for a root volume). */
+export async function launchVolumes(machineSpec: unknown, ec2: Ec2Instances, image: Pick<Image, 'id'> | Image): Promise<BlockDeviceVolume[]> {
   const root = recordAt(machineSpec, 'rootVolume');
   const others = valueAt(machineSpec, 'nonRootVolumes');
-  const volumes: BlockDeviceVolume[] = root ? [await rootVolume(ec2, imageId, root)] : [];
+  const volumes: BlockDeviceVolume[] = root ? [await rootVolume(ec2, image, root)] : [];
   for (const volume of Array.isArray(others) ? others.filter(isRecord) : []) {
     const deviceName = stringAt(volume, 'deviceName');
     if (!deviceName) throw new CloudApiError('RunInstances', 'InvalidBlockDeviceMapping', 'non root volume should have device name specified');
