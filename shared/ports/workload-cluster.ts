@@ -28,6 +28,8 @@ export interface WorkloadNode {
   annotations?: Record<string, string>;
   /** spec.taints. */
   taints?: NodeTaint[];
+  /** spec.unschedulable: the Node is cordoned. */
+  unschedulable?: boolean;
   /** The version read: a patch naming it applies only to that version. */
   resourceVersion?: string;
 }
@@ -41,9 +43,45 @@ export interface NodePatch {
   labels: Record<string, string | null>;
   annotations: Record<string, string | null>;
   taints?: NodeTaint[];
+  /** spec.unschedulable (true cordons the Node). */
+  unschedulable?: boolean;
   resourceVersion?: string;
 }
 
+/** What a drain needs to know of a Pod (corev1.Pod), read at the adapter. */
+export interface WorkloadPod {
+  namespace: string;
+  name: string;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  /** The ownerReference with `controller: true` (a ReplicaSet, a DaemonSet …), when there is one. */
+  controller?: { kind: string; name: string };
+  /** status.phase (Pending, Running, Succeeded, Failed, Unknown). */
+  phase?: string;
+  /** metadata.deletionTimestamp: the Pod is terminating. */
+  deletionTimestamp?: string;
+  /** spec.volumes has an emptyDir (data that goes with the Node). */
+  localStorage: boolean;
+}
+
+/** A Namespace's name and labels (a MachineDrainRule's namespaceSelector matches them). */
+export interface WorkloadNamespace {
+  name: string;
+  labels: Record<string, string>;
+}
+
+/**
+ * Why the API refused an eviction: a PodDisruptionBudget would be violated (429), the Pod's
+ * namespace is terminating (403 with the NamespaceTerminating cause), or anything else.
+ */
+export type EvictionRefusal = 'DisruptionBudget' | 'NamespaceTerminating' | 'Failed';
+
+/**
+ * What an eviction (policy/v1 Eviction, the Pod's `eviction` subresource) came to: the Pod is
+ * being deleted, it was not there, or the API refused it (`message` is the API's, with the
+ * causes it gave).
+ */
+export type EvictionOutcome = { result: 'Evicted' } | { result: 'NotFound' } | { result: 'Refused'; reason: EvictionRefusal; message: string };
 export interface WorkloadClusterRef {
   namespace: string;
   name: string;
@@ -79,6 +117,14 @@ export interface WorkloadCluster {
   patchNode(cluster: WorkloadClusterRef, nodeName: string, patch: NodePatch): Promise<void>;
   /** Deletes the Node; one that is not there is already deleted. */
   deleteNode(cluster: WorkloadClusterRef, nodeName: string): Promise<void>;
+  /** Every Pod bound to the Node (`spec.nodeName`), in every namespace. */
+  listPodsOnNode(cluster: WorkloadClusterRef, nodeName: string): Promise<WorkloadPod[]>;
+  /** Every Namespace with its labels. */
+  listNamespaces(cluster: WorkloadClusterRef): Promise<WorkloadNamespace[]>;
+  /** Whether the DaemonSet exists (a Pod it controls is left on a drained Node; an orphan is evicted). */
+  daemonSetExists(cluster: WorkloadClusterRef, namespace: string, name: string): Promise<boolean>;
+  /** Evicts the Pod through the Eviction API (PodDisruptionBudgets apply); `gracePeriodSeconds` overrides the Pod's. */
+  evictPod(cluster: WorkloadClusterRef, pod: { namespace: string; name: string }, options: { gracePeriodSeconds?: number }): Promise<EvictionOutcome>;
   /**
    * The same workload clusters, reading capless's store through `store`: a reconcile passes its
    * own (the per-reconcile read cache), so an object it already read is not read again. Absent
@@ -90,8 +136,19 @@ export interface WorkloadCluster {
 /** Key of the WorkloadCluster port on ReconcileContext.providers. */
 export const WORKLOAD_CLUSTER_PORT = 'workloadCluster';
 
+const WORKLOAD_CLUSTER_METHODS = [
+  'findNodeByProviderID',
+  'applyObjects',
+  'patchNode',
+  'deleteNode',
+  'listPodsOnNode',
+  'listNamespaces',
+  'daemonSetExists',
+  'evictPod',
+] as const satisfies ReadonlyArray<keyof WorkloadCluster>;
+
 export function isWorkloadCluster(value: unknown): value is WorkloadCluster {
-  return isRecord(value) && typeof value.findNodeByProviderID === 'function' && typeof value.applyObjects === 'function' && typeof value.patchNode === 'function' && typeof value.deleteNode === 'function';
+  return isRecord(value) && WORKLOAD_CLUSTER_METHODS.every((method) => typeof value[method] === 'function');
 }
 
 /**

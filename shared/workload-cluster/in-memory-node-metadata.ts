@@ -1,5 +1,5 @@
 /**
- * The labels, annotations and taints of simulated workload clusters' Nodes, kept in the process
+ * The labels, annotations, taints and cordon of simulated workload clusters' Nodes, kept in the process
  * beside their applied objects: what `patchNode` writes and `findNodeByProviderID` reads back,
  * with a resourceVersion per Node that a patch naming another one is refused on, as the API
  * server refuses it (409). A Node starts with the taints it registered with (kubelet's, from
@@ -14,6 +14,7 @@ interface NodeMetadata {
   labels: Record<string, string>;
   annotations: Record<string, string>;
   taints: NodeTaint[];
+  unschedulable: boolean;
   version: number;
 }
 
@@ -29,6 +30,7 @@ export class InMemoryNodeMetadata {
       labels: { ...node.labels, ...metadata.labels },
       annotations: { ...node.annotations, ...metadata.annotations },
       taints: clone(metadata.taints),
+      ...(metadata.unschedulable ? { unschedulable: true } : {}),
       resourceVersion: String(metadata.version),
     };
   }
@@ -41,6 +43,7 @@ export class InMemoryNodeMetadata {
     metadata.labels = mergePatch(metadata.labels, patch.labels);
     metadata.annotations = mergePatch(metadata.annotations, patch.annotations);
     if (patch.taints) metadata.taints = clone(patch.taints);
+    if (patch.unschedulable !== undefined) metadata.unschedulable = patch.unschedulable;
     metadata.version += 1;
   }
 
@@ -59,7 +62,7 @@ export class InMemoryNodeMetadata {
     const key = `${cluster.namespace}/${cluster.name}/${nodeName}`;
     let metadata = this.nodes.get(key);
     if (!metadata) {
-      metadata = { labels: {}, annotations: {}, taints: clone([...registeredTaints]), version: 1 };
+      metadata = { labels: {}, annotations: {}, taints: clone([...registeredTaints]), unschedulable: false, version: 1 };
       this.nodes.set(key, metadata);
     }
     return metadata;

@@ -6,17 +6,9 @@
 
 import { isRecord, recordAt } from '../contracts/json.js';
 import type { ObjectStore } from '../ports/object-store.js';
-import type {
-  ApplyFailure,
-  ApplyMode,
-  NodePatch,
-  WorkloadCluster,
-  WorkloadClusterRef,
-  WorkloadNode,
-  WorkloadNodeCondition,
-  WorkloadObject,
-} from '../ports/workload-cluster.js';
-import { InMemoryWorkloadObjects } from './in-memory-workload-objects.js';
+import type { WorkloadCluster, WorkloadClusterRef, WorkloadNode, WorkloadNodeCondition } from '../ports/workload-cluster.js';
+import type { InMemoryWorkloadObjects } from './in-memory-workload-objects.js';
+import { SimulatedWorkloadCluster } from './simulated-workload-cluster.js';
 
 export const IN_MEMORY_PROVIDER_ID_PREFIX = 'in-memory://';
 /** DevMachines with `backend.inMemory` are simulated the same way under their own scheme. */
@@ -57,15 +49,12 @@ function nodeConditionOf(value: unknown): WorkloadNodeCondition[] {
   return [{ type: value.type, status: value.status, ...time }];
 }
 
-export class InMemoryWorkloadCluster implements WorkloadCluster {
+export class InMemoryWorkloadCluster extends SimulatedWorkloadCluster {
   constructor(
     private readonly store: ObjectStore,
-    /** Where applied objects live; share one per process so every reconcile sees the same clusters. */
-    readonly objects: InMemoryWorkloadObjects = new InMemoryWorkloadObjects(),
-  ) {}
-
-  async applyObjects(cluster: WorkloadClusterRef, objects: readonly WorkloadObject[], options: { mode: ApplyMode }): Promise<ApplyFailure[]> {
-    return this.objects.apply(cluster, objects, options.mode);
+    objects?: InMemoryWorkloadObjects,
+  ) {
+    super(objects);
   }
 
   /** The same simulated clusters (one set of applied objects), reading Nodes through `store`. */
@@ -85,14 +74,5 @@ export class InMemoryWorkloadCluster implements WorkloadCluster {
     if (!machine || machine.spec?.providerID !== providerID) return undefined;
     const node = simulatedNodeOf(machine.status);
     return node && this.objects.nodes.decorate(cluster, node);
-  }
-
-  async patchNode(cluster: WorkloadClusterRef, nodeName: string, patch: NodePatch): Promise<void> {
-    this.objects.nodes.patch(cluster, nodeName, patch);
-  }
-
-  /** A simulated Node is its InMemoryMachine's: it goes with it; what was written to it goes now. */
-  async deleteNode(cluster: WorkloadClusterRef, nodeName: string): Promise<void> {
-    this.objects.nodes.forget(cluster, nodeName);
   }
 }

@@ -1,17 +1,21 @@
 /**
  * The objects applied to simulated workload clusters (ClusterResourceSet resources on in-memory
- * infrastructure) and their Nodes' metadata (in-memory-node-metadata.ts): kept in the process, keyed by cluster and object, with the same create-only /
+ * infrastructure, the Pods a drain evicts: in-memory-pods.ts) and their Nodes' metadata
+ * (in-memory-node-metadata.ts): kept in the process, keyed by cluster and object, with the same create-only /
  * create-or-merge semantics as a real API server. Simulated clusters vanish with the process; so
  * do their objects (the ClusterResourceSetBinding in the store is the durable record).
  */
 import { clone, isRecord } from '../contracts/json.js';
 import type { ApplyFailure, ApplyMode, WorkloadClusterRef, WorkloadObject } from '../ports/workload-cluster.js';
 import { InMemoryNodeMetadata } from './in-memory-node-metadata.js';
+import { InMemoryPods } from './in-memory-pods.js';
 
 export class InMemoryWorkloadObjects {
   private readonly clusters = new Map<string, Map<string, WorkloadObject>>();
   /** The simulated Nodes' labels, annotations and taints, shared the same way. */
   readonly nodes = new InMemoryNodeMetadata();
+  /** The Pods among the applied objects, as a drain lists and evicts them. */
+  readonly pods = new InMemoryPods(this);
 
   apply(cluster: WorkloadClusterRef, objects: readonly WorkloadObject[], mode: ApplyMode): ApplyFailure[] {
     const stored = this.clusterObjects(cluster);
@@ -22,6 +26,16 @@ export class InMemoryWorkloadObjects {
       else if (mode === 'CreateOrUpdate') stored.set(key, mergePatch(current, object));
     }
     return [];
+  }
+
+  /** The objects of one apiVersion and kind (copies), in the order they were applied. */
+  list(cluster: WorkloadClusterRef, apiVersion: string, kind: string): WorkloadObject[] {
+    return [...this.clusterObjects(cluster).values()].filter((o) => o.apiVersion === apiVersion && o.kind === kind).map((o) => clone(o));
+  }
+
+  /** Removes an object (what a kubelet does once a deleted Pod has stopped); whether it was there. */
+  remove(cluster: WorkloadClusterRef, object: Pick<WorkloadObject, 'apiVersion' | 'kind' | 'metadata'>): boolean {
+    return this.clusterObjects(cluster).delete(objectKey(object));
   }
 
   /** What a test (or `capless up`'s inspection) sees in a simulated cluster. */
@@ -40,7 +54,7 @@ export class InMemoryWorkloadObjects {
   }
 }
 
-function objectKey(object: WorkloadObject): string {
+function objectKey(object: Pick<WorkloadObject, 'apiVersion' | 'kind' | 'metadata'>): string {
   return [object.apiVersion, object.kind, object.metadata.namespace ?? '', object.metadata.name].join('/');
 }
 

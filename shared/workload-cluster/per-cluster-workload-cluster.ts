@@ -2,12 +2,23 @@
  * The WorkloadCluster the reconcilers get: simulated clusters (in-memory infrastructure) are
  * answered by the in-memory implementation, every other cluster by the kubeconfig-based one.
  * Nodes are found by their providerID's scheme (no read: the scheme names the provider); applied
- * objects and Node patches go by the Cluster's `spec.infrastructureRef` (InMemoryCluster, or a
+ * objects, Node patches and drains go by the Cluster's `spec.infrastructureRef` (InMemoryCluster, or a
  * DevCluster with `backend.inMemory`, is simulated).
  */
 import { recordAt, stringAt } from '../contracts/json.js';
 import type { ObjectStore } from '../ports/object-store.js';
-import type { ApplyFailure, ApplyMode, NodePatch, WorkloadCluster, WorkloadClusterRef, WorkloadNode, WorkloadObject } from '../ports/workload-cluster.js';
+import type {
+  ApplyFailure,
+  ApplyMode,
+  EvictionOutcome,
+  NodePatch,
+  WorkloadCluster,
+  WorkloadClusterRef,
+  WorkloadNamespace,
+  WorkloadNode,
+  WorkloadObject,
+  WorkloadPod,
+} from '../ports/workload-cluster.js';
 import { parseInMemoryProviderID } from './in-memory-workload-cluster.js';
 
 const INFRASTRUCTURE_GROUP = 'infrastructure.cluster.x-k8s.io';
@@ -29,18 +40,36 @@ export class PerClusterWorkloadCluster implements WorkloadCluster {
   }
 
   async applyObjects(cluster: WorkloadClusterRef, objects: readonly WorkloadObject[], options: { mode: ApplyMode }): Promise<ApplyFailure[]> {
-    const target = (await this.isSimulated(cluster)) ? this.simulated : this.real;
-    return target.applyObjects(cluster, objects, options);
+    return (await this.of(cluster)).applyObjects(cluster, objects, options);
   }
 
   async patchNode(cluster: WorkloadClusterRef, nodeName: string, patch: NodePatch): Promise<void> {
-    const target = (await this.isSimulated(cluster)) ? this.simulated : this.real;
-    return target.patchNode(cluster, nodeName, patch);
+    return (await this.of(cluster)).patchNode(cluster, nodeName, patch);
   }
 
   async deleteNode(cluster: WorkloadClusterRef, nodeName: string): Promise<void> {
-    const target = (await this.isSimulated(cluster)) ? this.simulated : this.real;
-    return target.deleteNode(cluster, nodeName);
+    return (await this.of(cluster)).deleteNode(cluster, nodeName);
+  }
+
+  async listPodsOnNode(cluster: WorkloadClusterRef, nodeName: string): Promise<WorkloadPod[]> {
+    return (await this.of(cluster)).listPodsOnNode(cluster, nodeName);
+  }
+
+  async listNamespaces(cluster: WorkloadClusterRef): Promise<WorkloadNamespace[]> {
+    return (await this.of(cluster)).listNamespaces(cluster);
+  }
+
+  async daemonSetExists(cluster: WorkloadClusterRef, namespace: string, name: string): Promise<boolean> {
+    return (await this.of(cluster)).daemonSetExists(cluster, namespace, name);
+  }
+
+  async evictPod(cluster: WorkloadClusterRef, pod: { namespace: string; name: string }, options: { gracePeriodSeconds?: number }): Promise<EvictionOutcome> {
+    return (await this.of(cluster)).evictPod(cluster, pod, options);
+  }
+
+  /** The half that answers for the cluster. */
+  private async of(cluster: WorkloadClusterRef): Promise<WorkloadCluster> {
+    return (await this.isSimulated(cluster)) ? this.simulated : this.real;
   }
 
   /** Whether the Cluster's infrastructure is simulated by capless's in-memory provider. */

@@ -12,9 +12,9 @@
 import { gunzipSync } from 'node:zlib';
 import { DescribeInstanceAttributeCommand, EC2Client } from '@aws-sdk/client-ec2';
 import type { AwsCloudFactory } from '../../shared/ports/aws-cloud.js';
-import type { ApplyFailure, ApplyMode, NodePatch, WorkloadCluster, WorkloadClusterRef, WorkloadNode, WorkloadObject } from '../../shared/ports/workload-cluster.js';
+import type { WorkloadClusterRef, WorkloadNode } from '../../shared/ports/workload-cluster.js';
 import { UNINITIALIZED_TAINT } from '../../shared/kubeadm/index.js';
-import { InMemoryWorkloadObjects } from '../../shared/workload-cluster/in-memory-workload-objects.js';
+import { SimulatedWorkloadCluster } from '../../shared/workload-cluster/simulated-workload-cluster.js';
 import { parseAwsProviderID, regionOfZone } from '../../functions/reconcile/infrastructure/aws/common/cluster-network.js';
 
 export interface BootedInstance {
@@ -23,24 +23,12 @@ export interface BootedInstance {
   viaSecretsManager: boolean;
 }
 
-export class BootingWorkloadCluster implements WorkloadCluster {
-  /** What ClusterResourceSets applied to the workload clusters. */
-  readonly objects = new InMemoryWorkloadObjects();
+export class BootingWorkloadCluster extends SimulatedWorkloadCluster {
   readonly booted = new Map<string, BootedInstance>();
   private readonly clients = new Map<string, EC2Client>();
 
-  constructor(private readonly cloud: AwsCloudFactory) {}
-
-  async applyObjects(cluster: WorkloadClusterRef, objects: readonly WorkloadObject[], options: { mode: ApplyMode }): Promise<ApplyFailure[]> {
-    return this.objects.apply(cluster, objects, options.mode);
-  }
-
-  async patchNode(cluster: WorkloadClusterRef, nodeName: string, patch: NodePatch): Promise<void> {
-    this.objects.nodes.patch(cluster, nodeName, patch);
-  }
-
-  async deleteNode(cluster: WorkloadClusterRef, nodeName: string): Promise<void> {
-    this.objects.nodes.forget(cluster, nodeName);
+  constructor(private readonly cloud: AwsCloudFactory) {
+    super();
   }
 
   async findNodeByProviderID(cluster: WorkloadClusterRef, providerID: string): Promise<WorkloadNode | undefined> {

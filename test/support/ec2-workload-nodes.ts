@@ -9,28 +9,16 @@ import { controllerOf } from '../../shared/contracts/object.js';
 import { AWS_MACHINE_KIND } from '../../shared/contracts/providers/aws/aws-kinds.js';
 import type { InMemoryAwsCloudFactory } from '../../shared/adapters/memory/aws-cloud/in-memory-aws-cloud.js';
 import type { ObjectStore } from '../../shared/ports/object-store.js';
-import type { ApplyFailure, ApplyMode, NodePatch, WorkloadCluster, WorkloadClusterRef, WorkloadNode, WorkloadObject } from '../../shared/ports/workload-cluster.js';
-import { InMemoryWorkloadObjects } from '../../shared/workload-cluster/in-memory-workload-objects.js';
+import type { WorkloadClusterRef, WorkloadNode } from '../../shared/ports/workload-cluster.js';
+import { SimulatedWorkloadCluster } from '../../shared/workload-cluster/simulated-workload-cluster.js';
 import { parseAwsProviderID, regionOfZone } from '../../functions/reconcile/infrastructure/aws/common/cluster-network.js';
 
-export class Ec2WorkloadNodes implements WorkloadCluster {
-  /** What ClusterResourceSets applied to the workload clusters. */
-  readonly objects = new InMemoryWorkloadObjects();
+export class Ec2WorkloadNodes extends SimulatedWorkloadCluster {
   constructor(
     private readonly cloud: InMemoryAwsCloudFactory,
     private readonly store: ObjectStore,
-  ) {}
-
-  async applyObjects(cluster: WorkloadClusterRef, objects: readonly WorkloadObject[], options: { mode: ApplyMode }): Promise<ApplyFailure[]> {
-    return this.objects.apply(cluster, objects, options.mode);
-  }
-
-  async patchNode(cluster: WorkloadClusterRef, nodeName: string, patch: NodePatch): Promise<void> {
-    this.objects.nodes.patch(cluster, nodeName, patch);
-  }
-
-  async deleteNode(cluster: WorkloadClusterRef, nodeName: string): Promise<void> {
-    this.objects.nodes.forget(cluster, nodeName);
+  ) {
+    super();
   }
 
   async findNodeByProviderID(cluster: WorkloadClusterRef, providerID: string): Promise<WorkloadNode | undefined> {

@@ -2,8 +2,9 @@
  * A small Kubernetes API over HTTPS standing in for a workload cluster's kube-apiserver: a serving
  * certificate and a client CA made with shared/pki, clients authenticated by a certificate the CA
  * signed or by its bearer token (401 otherwise, as kube-apiserver answers), discovery for the kinds ClusterResourceSets carry,
- * and generic storage keyed by path: list (limit/continue), create, get, replace, merge-patch and
- * apply-patch, delete. The test registers Nodes the way kubelet would.
+ * and generic storage keyed by path: list (limit/continue, field selectors, across namespaces),
+ * create, get, replace, merge-patch and apply-patch, delete, and the Pods' eviction subresource
+ * with PodDisruptionBudgets. The test registers Nodes the way kubelet would.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
@@ -14,8 +15,8 @@ import { stringify } from 'yaml';
 import { isRecord } from '../../shared/contracts/json.js';
 import { buildAdminKubeconfig, generateCertificateAuthority, generateServingCertificate, issueClientCertificate } from '../../shared/pki/index.js';
 import { mergePatch } from '../../shared/workload-cluster/in-memory-workload-objects.js';
+import { answerEviction, type StoredItem } from './fake-workload-eviction.js';
 
-type StoredItem = Record<string, unknown> & { metadata: Record<string, unknown> & { name: string } };
 
 interface ResourceKind {
   name: string;
@@ -28,6 +29,7 @@ const DISCOVERY: Record<string, readonly ResourceKind[]> = {
   v1: [
     { name: 'nodes', kind: 'Node', namespaced: false },
     { name: 'namespaces', kind: 'Namespace', namespaced: false },
+    { name: 'pods', kind: 'Pod', namespaced: true },
     { name: 'configmaps', kind: 'ConfigMap', namespaced: true },
     { name: 'secrets', kind: 'Secret', namespaced: true },
     { name: 'services', kind: 'Service', namespaced: true },
@@ -43,6 +45,7 @@ const DISCOVERY: Record<string, readonly ResourceKind[]> = {
     { name: 'roles', kind: 'Role', namespaced: true },
     { name: 'rolebindings', kind: 'RoleBinding', namespaced: true },
   ],
+  'policy/v1': [{ name: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true }],
   'storage.k8s.io/v1': [{ name: 'storageclasses', kind: 'StorageClass', namespaced: false }],
 };
 
@@ -93,15 +96,17 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
     const body = await readBody(req);
     const failure = failures.shift();
     if (failure !== undefined) return send(res, failure, status(failure, failure === 403 ? 'Forbidden' : 'ServiceUnavailable', `injected ${failure}`));
-    const route = routeOf(url.pathname);
-    if (route.discovery) return send(res, 200, route.discovery);
-    if (!route.collection) return send(res, 404, status(404, 'NotFound', `the server could not find the requested resource (${url.pathname})`));
+    const [code, reply] = answer(routeOf(url.pathname), req.method ?? 'GET', body, url, req.headers['content-type'] ?? '');
+    return send(res, code, reply);
+  }
+
+  function answer(route: Route, method: string, body: unknown, url: URL, contentType: string): [number, unknown] {
+    if (route.discovery) return [200, route.discovery];
+    if (route.acrossNamespaces && method === 'GET') return [200, listOf(acrossNamespaces(route.acrossNamespaces), url.searchParams)];
+    if (route.eviction && route.collection && route.name && method === 'POST') return evict(route.collection, route.name);
+    if (!route.collection) return [404, status(404, 'NotFound', `the server could not find the requested resource (${url.pathname})`)];
     const items = collectionAt(route.collection);
-    const method = req.method ?? 'GET';
-    const [code, answer] = route.name
-      ? onItem(items, route.name, method, body, req.headers['content-type'] ?? '')
-      : onCollection(items, method, body, url.searchParams);
-    return send(res, code, answer);
+    return route.name ? onItem(items, route.name, method, body, contentType) : onCollection(items, method, body, url.searchParams);
   }
 
   function onCollection(items: Map<string, StoredItem>, method: string, body: unknown, query: URLSearchParams): [number, unknown] {
@@ -131,6 +136,28 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
   function write(items: Map<string, StoredItem>, next: unknown, current?: StoredItem): [number, unknown] {
     if (!isStorable(next)) return [400, status(400, 'BadRequest', 'the result is not an object with metadata.name')];
     return [current ? 200 : 201, store(items, next, current)];
+  }
+
+  /** Every namespace's objects of a namespaced resource (`/api/v1/pods`): one list, as kube-apiserver gives it. */
+  function acrossNamespaces(suffix: string): Map<string, StoredItem> {
+    const all = new Map<string, StoredItem>();
+    for (const [path, items] of collections) {
+      if (!path.endsWith(`/${suffix}`) || !path.includes('/namespaces/')) continue;
+      for (const [name, item] of items) all.set(`${path}/${name}`, item);
+    }
+    return all;
+  }
+
+  /** The Pods' eviction subresource (fake-workload-eviction.ts); an eviction granted deletes the Pod at once. */
+  function evict(podsPath: string, name: string): [number, unknown] {
+    const pods = collectionAt(podsPath);
+    const pod = pods.get(name);
+    if (!pod) return [404, status(404, 'NotFound', `pods "${name}" not found`)];
+    const namespace = podsPath.split('/')[4] ?? 'default';
+    const budgets = [...collectionAt(`/apis/policy/v1/namespaces/${namespace}/poddisruptionbudgets`).values()];
+    const answer = answerEviction(pod, namespace, collectionAt('/api/v1/namespaces').get(namespace), budgets);
+    if (answer.code < 300) pods.delete(name);
+    return [answer.code, answer.body];
   }
 
   function collectionAt(path: string): Map<string, StoredItem> {
@@ -208,6 +235,10 @@ interface Route {
   discovery?: unknown;
   collection?: string;
   name?: string;
+  /** A namespaced resource listed across every namespace (`/api/v1/pods`): its plural. */
+  acrossNamespaces?: string;
+  /** `…/pods/<name>/eviction`. */
+  eviction?: boolean;
 }
 
 /** `/api/v1[/namespaces/<ns>]/<resource>[/<name>]` and `/apis/<group>/<version>[…]`. */
@@ -221,13 +252,20 @@ function routeOf(path: string): Route {
   const resources = DISCOVERY[groupVersion];
   if (!resources) return {};
   if (parts.length === prefixLength) return { discovery: { kind: 'APIResourceList', apiVersion: 'v1', groupVersion, resources: resources.map((r) => ({ ...r, singularName: '', verbs: ['create', 'delete', 'get', 'list', 'patch', 'update'] })) } };
+  return resourceRoute(parts, prefixLength, resources);
+}
+
+/** The part after the group version: `[namespaces/<ns>/]<resource>[/<name>[/eviction]]`. */
+function resourceRoute(parts: readonly string[], prefixLength: number, resources: readonly ResourceKind[]): Route {
   const rest = parts.slice(prefixLength);
   const namespaced = rest[0] === 'namespaces' && rest.length >= 3;
   const [resource, name, ...extra] = namespaced ? rest.slice(2) : rest;
   const known = resources.find((r) => r.name === resource);
-  if (!known || known.namespaced !== namespaced || extra.length > 0) return {};
+  if (known?.namespaced && !namespaced && !name) return { acrossNamespaces: resource };
+  const eviction = known?.name === 'pods' && extra.length === 1 && extra[0] === 'eviction';
+  if (!known || known.namespaced !== namespaced || (extra.length > 0 && !eviction)) return {};
   const collection = `/${parts.slice(0, prefixLength).join('/')}${namespaced ? `/namespaces/${rest[1]}` : ''}/${resource}`;
-  return { collection, ...(name ? { name } : {}) };
+  return { collection, ...(name ? { name } : {}), ...(eviction ? { eviction } : {}) };
 }
 
 function apiGroupList(): unknown {
@@ -242,8 +280,18 @@ function apiGroupList(): unknown {
   };
 }
 
+/** `fieldSelector=a.b=c,d=e`: equality on dotted paths, as kube-apiserver's field selectors for the fields it indexes. */
+function matchesFields(item: StoredItem, selector: string | null): boolean {
+  if (!selector) return true;
+  return selector.split(',').every((term) => {
+    const [path = '', wanted] = term.split('=');
+    const value = path.split('.').reduce<unknown>((at, key) => (isRecord(at) ? at[key] : undefined), item);
+    return String(value ?? '') === wanted;
+  });
+}
+
 function listOf(items: Map<string, StoredItem>, query: URLSearchParams): unknown {
-  const all = [...items.values()].sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+  const all = [...items.values()].filter((item) => matchesFields(item, query.get('fieldSelector'))).sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
   const start = Number(query.get('continue') ?? '0') || 0;
   const limit = Number(query.get('limit') ?? '0') || all.length;
   const page = all.slice(start, start + limit);

@@ -94,3 +94,11 @@ export async function kubeconfigHarness(options: { pageSize?: number; withSecret
     close: () => api.close(),
   };
 }
+
+/** Every WorkloadCluster implementation the conformance suites run on. */
+export const WORKLOAD_CLUSTER_IMPLEMENTATIONS: ReadonlyArray<[string, () => Promise<WorkloadClusterHarness>]> = [
+  ['in-memory', () => inMemoryHarness()],
+  ['client-node over HTTPS', () => kubeconfigHarness()],
+  ['client-node over HTTPS, one item per page', () => kubeconfigHarness({ pageSize: 1 })],
+  ['client-node over HTTPS with a bearer token', () => kubeconfigHarness({ bearerToken: true })],
+];

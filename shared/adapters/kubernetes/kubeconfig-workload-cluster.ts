@@ -9,24 +9,32 @@
  *   (`CreateOrUpdate`), the way ClusterResourceSet applies its resources.
  * - A Node's labels, annotations and taints are merge-patched at the resourceVersion the Machine
  *   reconcile read (a Node changed meanwhile is a 409: `WorkloadClusterConflictError`, retried).
+ * - A drain lists the Pods on a Node (field selector `spec.nodeName`, page by page), the
+ *   Namespaces, reads DaemonSets, and evicts through the Pods' `eviction` subresource; a refused
+ *   eviction (429 of a disruption budget, a terminating namespace, any other 4xx) is an outcome,
+ *   not an error.
  * - No Secret yet, connection failures, timeouts and 5xx are `WorkloadClusterUnavailableError`
  *   (transient); 401/403 are `WorkloadClusterAccessDeniedError`.
  */
-import { ApiException, CoreV1Api, KubeConfig, KubernetesObjectApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { ApiException, AppsV1Api, CoreV1Api, KubeConfig, KubernetesObjectApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { recordAt, stringAt } from '../../contracts/json.js';
 import type { ObjectStore } from '../../ports/object-store.js';
 import {
   type ApplyFailure,
   type ApplyMode,
+  type EvictionOutcome,
   type NodePatch,
   type WorkloadCluster,
   type WorkloadClusterRef,
+  type WorkloadNamespace,
   type WorkloadNode,
   type WorkloadObject,
+  type WorkloadPod,
   WorkloadClusterConflictError,
   WorkloadClusterUnavailableError,
 } from '../../ports/workload-cluster.js';
 import { workloadNodeOf } from './node-mapping.js';
+import { refusedEviction, workloadPodOfV1 } from './pod-mapping.js';
 import { classifyWorkloadApiError, statusMessage } from './workload-api-errors.js';
 
 export const KUBECONFIG_SECRET_DATA_KEY = 'value';
@@ -44,6 +52,7 @@ export interface KubeconfigWorkloadClusterOptions {
 interface ClusterClient {
   resourceVersion: string;
   core: CoreV1Api;
+  apps: AppsV1Api;
   objects: KubernetesObjectApi;
 }
 
@@ -84,13 +93,17 @@ export class KubeconfigWorkloadCluster implements WorkloadCluster {
   async patchNode(cluster: WorkloadClusterRef, nodeName: string, patch: NodePatch): Promise<void> {
     const client = await this.clientFor(cluster);
     // A JSON merge patch: null removes a label or annotation, `taints` replaces the list.
+    const spec = {
+      ...(patch.taints ? { taints: patch.taints } : {}),
+      ...(patch.unschedulable !== undefined ? { unschedulable: patch.unschedulable } : {}),
+    };
     const body = {
       metadata: {
         ...(patch.resourceVersion ? { resourceVersion: patch.resourceVersion } : {}),
         labels: patch.labels,
         annotations: patch.annotations,
       },
-      ...(patch.taints ? { spec: { taints: patch.taints } } : {}),
+      ...(Object.keys(spec).length > 0 ? { spec } : {}),
     };
     const what = `patching Node ${nodeName} of ${describe(cluster)}`;
     try {
@@ -107,6 +120,57 @@ export class KubeconfigWorkloadCluster implements WorkloadCluster {
       await this.call(`deleting Node ${nodeName} of ${describe(cluster)}`, () => client.core.deleteNode({ name: nodeName }));
     } catch (error) {
       if (!(error instanceof ApiException && error.code === 404)) throw error;
+    }
+  }
+
+  async listPodsOnNode(cluster: WorkloadClusterRef, nodeName: string): Promise<WorkloadPod[]> {
+    const client = await this.clientFor(cluster);
+    const pods: WorkloadPod[] = [];
+    let continueToken: string | undefined;
+    do {
+      const page = await this.call(`listing the Pods on Node ${nodeName} of ${describe(cluster)}`, () =>
+        client.core.listPodForAllNamespaces({ fieldSelector: `spec.nodeName=${nodeName}`, limit: this.pageSize, ...(continueToken ? { _continue: continueToken } : {}) }),
+      );
+      pods.push(...page.items.flatMap((pod) => workloadPodOfV1(pod) ?? []));
+      continueToken = page.metadata?._continue || undefined;
+    } while (continueToken);
+    return pods;
+  }
+
+  async listNamespaces(cluster: WorkloadClusterRef): Promise<WorkloadNamespace[]> {
+    const client = await this.clientFor(cluster);
+    const list = await this.call(`listing the Namespaces of ${describe(cluster)}`, () => client.core.listNamespace());
+    return list.items.flatMap((ns) => (ns.metadata?.name ? [{ name: ns.metadata.name, labels: { ...ns.metadata.labels } }] : []));
+  }
+
+  async daemonSetExists(cluster: WorkloadClusterRef, namespace: string, name: string): Promise<boolean> {
+    const client = await this.clientFor(cluster);
+    try {
+      await this.call(`reading DaemonSet ${namespace}/${name} of ${describe(cluster)}`, () => client.apps.readNamespacedDaemonSet({ namespace, name }));
+      return true;
+    } catch (error) {
+      if (error instanceof ApiException && error.code === 404) return false;
+      throw error;
+    }
+  }
+
+  async evictPod(cluster: WorkloadClusterRef, pod: { namespace: string; name: string }, options: { gracePeriodSeconds?: number }): Promise<EvictionOutcome> {
+    const client = await this.clientFor(cluster);
+    const what = `evicting Pod ${pod.namespace}/${pod.name} of ${describe(cluster)}`;
+    const body = {
+      apiVersion: 'policy/v1',
+      kind: 'Eviction',
+      metadata: { name: pod.name, namespace: pod.namespace },
+      deleteOptions: options.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: options.gracePeriodSeconds } : {},
+    };
+    try {
+      // No classification before the refusals are read: a 429 here is a disruption budget, not an overloaded API.
+      await this.withDeadline(what, () => client.core.createNamespacedPodEviction({ name: pod.name, namespace: pod.namespace, body }));
+      return { result: 'Evicted' };
+    } catch (error) {
+      const refused = refusedEviction(error);
+      if (refused) return refused;
+      throw classifyWorkloadApiError(error, what) ?? error;
     }
   }
 
@@ -174,22 +238,30 @@ export class KubeconfigWorkloadCluster implements WorkloadCluster {
     const client: ClusterClient = {
       resourceVersion: secret.metadata.resourceVersion,
       core: config.makeApiClient(CoreV1Api),
+      apps: config.makeApiClient(AppsV1Api),
       objects: KubernetesObjectApi.makeApiClient(config),
     };
     this.clients.set(key, client);
     return client;
   }
 
-  /** One API call with a deadline; errors are classified by the caller. */
+  /** One API call with a deadline; its errors classified into the port's typed ones where they are. */
   private async call<T>(what: string, request: () => Promise<T>): Promise<T> {
+    try {
+      return await this.withDeadline(what, request);
+    } catch (error) {
+      throw classifyWorkloadApiError(error, what) ?? error;
+    }
+  }
+
+  /** One API call that gives up (a transient error) after the timeout. */
+  private async withDeadline<T>(what: string, request: () => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new WorkloadClusterUnavailableError('ConnectionDown', `${what}: no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
     });
     try {
       return await Promise.race([request(), deadline]);
-    } catch (error) {
-      throw classifyWorkloadApiError(error, what) ?? error;
     } finally {
       clearTimeout(timer);
     }

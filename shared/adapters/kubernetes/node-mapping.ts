@@ -20,6 +20,7 @@ export function workloadNodeOf(node: V1Node): WorkloadNode | undefined {
     labels: { ...node.metadata?.labels },
     annotations: { ...node.metadata?.annotations },
     taints,
+    ...(node.spec?.unschedulable ? { unschedulable: true } : {}),
     ...(node.metadata?.resourceVersion ? { resourceVersion: node.metadata.resourceVersion } : {}),
   };
 }

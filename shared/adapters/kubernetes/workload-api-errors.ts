@@ -31,8 +31,13 @@ function isNetworkError(error: unknown): boolean {
 
 /** The `message` of a Kubernetes Status body (a string or parsed JSON, as client-node leaves it). */
 export function statusMessage(body: unknown): string {
-  const parsed = typeof body === 'string' ? safeParse(body) : body;
+  const parsed = statusBody(body);
   return isRecord(parsed) && typeof parsed.message === 'string' ? parsed.message : '';
+}
+
+/** A Status body as client-node leaves it (a string or parsed JSON), parsed. */
+export function statusBody(body: unknown): unknown {
+  return typeof body === 'string' ? safeParse(body) : body;
 }
 
 function safeParse(text: string): unknown {

@@ -7,21 +7,19 @@ import { PerClusterWorkloadCluster } from '../../../shared/workload-cluster/per-
 
 /** A WorkloadCluster that only says it was asked. */
 function recorder(name: string, calls: string[]): WorkloadCluster {
+  const asked = <T>(answer: T) => async () => {
+    calls.push(name);
+    return answer;
+  };
   return {
-    async findNodeByProviderID() {
-      calls.push(name);
-      return undefined;
-    },
-    async applyObjects() {
-      calls.push(name);
-      return [];
-    },
-    async patchNode() {
-      calls.push(name);
-    },
-    async deleteNode() {
-      calls.push(name);
-    },
+    findNodeByProviderID: asked(undefined),
+    applyObjects: asked([]),
+    patchNode: asked(undefined),
+    deleteNode: asked(undefined),
+    listPodsOnNode: asked([]),
+    listNamespaces: asked([]),
+    daemonSetExists: asked(false),
+    evictPod: asked({ result: 'NotFound' as const }),
   };
 }
 

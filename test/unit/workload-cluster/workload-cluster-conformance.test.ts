@@ -1,14 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WorkloadClusterAccessDeniedError, WorkloadClusterConflictError, WorkloadClusterUnavailableError, type WorkloadObject } from '../../../shared/ports/workload-cluster.js';
-import { inMemoryHarness, kubeconfigHarness, type WorkloadClusterHarness } from '../../support/workload-cluster-harness.js';
+import { WORKLOAD_CLUSTER_IMPLEMENTATIONS, kubeconfigHarness, type WorkloadClusterHarness } from '../../support/workload-cluster-harness.js';
 
 /** The WorkloadCluster port's contract, on every implementation. */
-const implementations: ReadonlyArray<[string, () => Promise<WorkloadClusterHarness>]> = [
-  ['in-memory', () => inMemoryHarness()],
-  ['client-node over HTTPS', () => kubeconfigHarness()],
-  ['client-node over HTTPS, one Node per page', () => kubeconfigHarness({ pageSize: 1 })],
-  ['client-node over HTTPS with a bearer token', () => kubeconfigHarness({ bearerToken: true })],
-];
+const implementations = WORKLOAD_CLUSTER_IMPLEMENTATIONS;
 
 const configMap = (name: string, data: Record<string, string>): WorkloadObject => ({
   apiVersion: 'v1',
@@ -148,6 +143,20 @@ describe('client-node WorkloadCluster: failures become typed errors', () => {
     expect(error).toBeInstanceOf(type);
     expect(error).toMatchObject(fields);
     expect(await h.workload.findNodeByProviderID(h.cluster, providerID)).toMatchObject({ name: 'n' });
+  });
+
+  it.each([
+    [503, WorkloadClusterUnavailableError, { reason: 'ConnectionDown' }],
+    [403, WorkloadClusterAccessDeniedError, { code: 403 }],
+  ])('an eviction answered %i (no refusal a drain reports) is the typed error', async (code, type, fields) => {
+    const h = await kubeconfigHarness();
+    harness = h;
+    await h.workload.applyObjects(h.cluster, [{ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { nodeName: 'n' } }], { mode: 'CreateOnly' });
+    h.api.failNext(code);
+    const error = await h.workload.evictPod(h.cluster, { namespace: 'default', name: 'p' }, {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(type);
+    expect(error).toMatchObject(fields);
+    expect(h.api.requests).toContain('POST /api/v1/namespaces/default/pods/p/eviction');
   });
 
   it('deletes a Node, and deleting one that is gone again succeeds', async () => {

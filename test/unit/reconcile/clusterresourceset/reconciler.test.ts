@@ -8,6 +8,7 @@ import type { KubeObject } from '../../../../shared/contracts/object.js';
 import { WORKLOAD_CLUSTER_PORT, type WorkloadCluster, WorkloadClusterUnavailableError } from '../../../../shared/ports/workload-cluster.js';
 import { InMemoryWorkloadCluster } from '../../../../shared/workload-cluster/in-memory-workload-cluster.js';
 import { testContext } from '../../../support/reconcile-context.js';
+import { workloadClusterStub } from '../../../support/workload-cluster-stub.js';
 
 const NS = 'default';
 const CRS_KEY = { group: 'addons.cluster.x-k8s.io', kind: 'ClusterResourceSet', namespace: NS, name: 'cni' };
@@ -106,14 +107,11 @@ describe('ClusterResourceSet reconciler', () => {
   });
 
   it('an unreachable workload cluster records nothing as applied and retries', async () => {
-    const unreachable: WorkloadCluster = {
-      findNodeByProviderID: async () => undefined,
+    const unreachable: WorkloadCluster = workloadClusterStub({
       applyObjects: async () => {
         throw new WorkloadClusterUnavailableError('KubeconfigNotFound', 'waiting for Secret default/c1-kubeconfig');
       },
-      patchNode: async () => {},
-      deleteNode: async () => {},
-    };
+    });
     const { ctx } = setup(unreachable);
     await cluster(ctx, 'c1', { cni: 'calico' }, true);
     await ctx.store.create(configMap('v1'));

@@ -11,6 +11,7 @@ import { runReconcile } from '../../../../functions/reconcile/engine/skeleton/ru
 import type { KubeObject } from '../../../../shared/contracts/object.js';
 import { type WorkloadCluster, WorkloadClusterUnavailableError } from '../../../../shared/ports/workload-cluster.js';
 import { testContext } from '../../../support/reconcile-context.js';
+import { workloadClusterStub } from '../../../support/workload-cluster-stub.js';
 
 const CORE = 'cluster.x-k8s.io';
 const FINALIZER = 'machine.cluster.x-k8s.io';
@@ -36,10 +37,7 @@ interface Shape {
 async function setup(shape: Shape) {
   const deleted: string[] = [];
   let failures = shape.failures ?? 0;
-  const workloadCluster: WorkloadCluster = {
-    findNodeByProviderID: async () => undefined,
-    applyObjects: async () => [],
-    patchNode: async () => {},
+  const workloadCluster: WorkloadCluster = workloadClusterStub({
     deleteNode: async (_cluster, name) => {
       if (failures > 0) {
         failures--;
@@ -47,7 +45,7 @@ async function setup(shape: Shape) {
       }
       deleted.push(name);
     },
-  };
+  });
   const ctx = testContext({ providers: { workloadCluster } });
   await ctx.store.create({ apiVersion: `${CORE}/v1beta2`, kind: 'Cluster', metadata: { name: 'c1', namespace: 'default', ...(shape.clusterDeleting ? { finalizers: ['keep'] } : {}) }, spec: {} });
   if (shape.clusterDeleting) await ctx.store.delete({ group: CORE, kind: 'Cluster', namespace: 'default', name: 'c1' });

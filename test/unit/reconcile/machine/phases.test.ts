@@ -10,6 +10,7 @@ import { machineReconciler } from '../../../../functions/reconcile/core/machine/
 import { runReconcile } from '../../../../functions/reconcile/engine/skeleton/run-reconcile.js';
 import { testContext } from '../../../support/reconcile-context.js';
 import { type WorkloadCluster, WorkloadClusterAccessDeniedError, WorkloadClusterConflictError, WorkloadClusterUnavailableError } from '../../../../shared/ports/workload-cluster.js';
+import { workloadClusterStub } from '../../../support/workload-cluster-stub.js';
 
 const INFRA = 'infrastructure.cluster.x-k8s.io';
 const BOOT = 'bootstrap.cluster.x-k8s.io';
@@ -141,15 +142,12 @@ describe('reconcileNodePhase', () => {
     ['workload API unreachable', 'aws:///us-east-1a/i-1', { error: new WorkloadClusterUnavailableError('ConnectionDown', 'ECONNREFUSED') }, 'ConnectionDown', 10],
     ['credentials refused', 'aws:///us-east-1a/i-1', { error: new WorkloadClusterAccessDeniedError(403, 'forbidden') }, 'InspectionFailed', 300],
   ])('%s', async (_name, providerID, node, reason, requeue) => {
-    const workloadCluster: WorkloadCluster = {
+    const workloadCluster: WorkloadCluster = workloadClusterStub({
       findNodeByProviderID: async () => {
         if (node.error) throw node.error;
         return node.found ? { name: node.found, ...(node.ready === undefined ? {} : { ready: node.ready }) } : undefined;
       },
-      applyObjects: async () => [],
-      patchNode: async () => {},
-      deleteNode: async () => {},
-    };
+    });
     const ctx = testContext({ providers: { workloadCluster } });
     const cluster = await ctx.store.create({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'c1' }, spec: {} });
     const stored = await ctx.store.create(machine(providerID ? { providerID } : {}));
@@ -166,15 +164,13 @@ describe('reconcileNodePhase', () => {
 describe('reconcileNodePhase: the Node is synced from its Machine', () => {
   async function run(patchNode: WorkloadCluster['patchNode'], deleting = false) {
     const calls: Parameters<WorkloadCluster['patchNode']>[] = [];
-    const workloadCluster: WorkloadCluster = {
+    const workloadCluster: WorkloadCluster = workloadClusterStub({
       findNodeByProviderID: async () => ({ name: 'ip-1', ready: true, labels: {}, annotations: {}, taints: [{ key: 'node.cluster.x-k8s.io/uninitialized', effect: 'NoSchedule' }], resourceVersion: '5' }),
-      applyObjects: async () => [],
       patchNode: async (...args) => {
         calls.push(args);
         return patchNode(...args);
       },
-      deleteNode: async () => {},
-    };
+    });
     const ctx = testContext({ providers: { workloadCluster } });
     const cluster = await ctx.store.create({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'c1' }, spec: {} });
     const base = machine({ providerID: 'aws:///us-east-1a/i-1' });

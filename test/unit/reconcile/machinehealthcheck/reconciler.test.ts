@@ -8,23 +8,19 @@ import type { KubeObject } from '../../../../shared/contracts/object.js';
 import { InvalidError } from '../../../../shared/errors/index.js';
 import { WORKLOAD_CLUSTER_PORT, type WorkloadCluster } from '../../../../shared/ports/workload-cluster.js';
 import { testContext } from '../../../support/reconcile-context.js';
+import { workloadClusterStub } from '../../../support/workload-cluster-stub.js';
 
 const CORE = 'cluster.x-k8s.io';
 const mhcKey = { group: CORE, kind: 'MachineHealthCheck', namespace: 'default', name: 'workers' };
 
 /** Nodes by providerID; every one reports Ready=False since long ago unless listed healthy. */
 function workload(healthy: readonly string[]): WorkloadCluster {
-  return {
+  return workloadClusterStub({
     async findNodeByProviderID(_cluster, providerID) {
       const ok = healthy.includes(providerID);
       return { name: providerID, ready: ok, conditions: [{ type: 'Ready', status: ok ? 'True' : 'False', lastTransitionTime: '2025-01-01T00:00:00Z' }] };
     },
-    async applyObjects() {
-      return [];
-    },
-    async patchNode() {},
-    async deleteNode() {},
-  };
+  });
 }
 
 function machine(name: string, cluster: string, role: string): KubeObject {
@@ -162,7 +158,7 @@ describe('MachineHealthCheck with a remediation template', () => {
 
   it('asks for external remediation instead of the owner, and withdraws it once the Machine is healthy', async () => {
     let healthy: string[] = ['p://w1'];
-    const ctx = testContext({ providers: { [WORKLOAD_CLUSTER_PORT]: { findNodeByProviderID: (c: unknown, id: string) => workload(healthy).findNodeByProviderID(c as never, id), applyObjects: async () => [], patchNode: async () => {}, deleteNode: async () => {} } } });
+    const ctx = testContext({ providers: { [WORKLOAD_CLUSTER_PORT]: workloadClusterStub({ findNodeByProviderID: (c, id) => workload(healthy).findNodeByProviderID(c, id) }) } });
     for (const m of [machine('w1', 'c1', 'worker'), machine('w2', 'c1', 'worker')]) {
       const created = await ctx.store.create(m);
       await ctx.store.updateStatus({ ...created, status: m.status ?? {} });

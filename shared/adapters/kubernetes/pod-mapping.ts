@@ -1,0 +1,61 @@
+/**
+ * Pods and evictions as client-node returns them → what a drain sees (WorkloadPod,
+ * EvictionOutcome). A refused eviction keeps the API's message and its causes, the way Cluster
+ * API's drain reports them ("Cannot evict pod as it would violate the pod's disruption budget. The
+ * disruption budget web needs 2 healthy pods and has 2 currently").
+ */
+import { ApiException, type V1Pod } from '@kubernetes/client-node';
+import { isRecord } from '../../contracts/json.js';
+import type { EvictionOutcome, WorkloadPod } from '../../ports/workload-cluster.js';
+import { statusBody } from './workload-api-errors.js';
+
+export function workloadPodOfV1(pod: V1Pod): WorkloadPod | undefined {
+  const name = pod.metadata?.name;
+  if (!name) return undefined;
+  const controller = pod.metadata?.ownerReferences?.find((owner) => owner.controller === true);
+  const deletion = pod.metadata?.deletionTimestamp;
+  return {
+    namespace: pod.metadata?.namespace ?? 'default',
+    name,
+    labels: { ...pod.metadata?.labels },
+    annotations: { ...pod.metadata?.annotations },
+    ...(controller ? { controller: { kind: controller.kind, name: controller.name } } : {}),
+    ...(pod.status?.phase ? { phase: pod.status.phase } : {}),
+    ...(deletion ? { deletionTimestamp: deletion instanceof Date ? deletion.toISOString() : String(deletion) } : {}),
+    localStorage: (pod.spec?.volumes ?? []).some((volume) => volume.emptyDir !== undefined),
+  };
+}
+
+/** An eviction the API answered with an error, when the answer is one a drain reports (else undefined: the caller classifies it). */
+export function refusedEviction(error: unknown): EvictionOutcome | undefined {
+  if (!(error instanceof ApiException)) return undefined;
+  const status = parseStatus(error.body);
+  if (error.code === 404) return { result: 'NotFound' };
+  if (error.code === 429) return { result: 'Refused', reason: 'DisruptionBudget', message: withCauses(status) };
+  if (error.code === 403 && status.causes.some((cause) => cause.type === 'NamespaceTerminating')) {
+    return { result: 'Refused', reason: 'NamespaceTerminating', message: status.message };
+  }
+  if (error.code === 401 || error.code === 403 || error.code >= 500) return undefined;
+  return { result: 'Refused', reason: 'Failed', message: withCauses(status) || `the API answered ${error.code}` };
+}
+
+interface ParsedStatus {
+  message: string;
+  causes: { type: string; message: string }[];
+}
+
+function parseStatus(body: unknown): ParsedStatus {
+  const parsed = statusBody(body);
+  if (!isRecord(parsed)) return { message: '', causes: [] };
+  const details = isRecord(parsed.details) ? parsed.details : {};
+  const causes = Array.isArray(details.causes) ? details.causes : [];
+  return {
+    message: typeof parsed.message === 'string' ? parsed.message : '',
+    causes: causes.flatMap((cause) => (isRecord(cause) ? [{ type: String(cause.type ?? ''), message: String(cause.message ?? '') }] : [])),
+  };
+}
+
+/** Cluster API's drain: the message, a space, the causes' messages joined by commas. */
+function withCauses(status: ParsedStatus): string {
+  return status.causes.length > 0 ? `${status.message} ${status.causes.map((cause) => cause.message).join(',')}` : status.message;
+}

@@ -1,0 +1,54 @@
+/**
+ * What every simulated workload cluster shares: the objects applied to it, its Nodes' metadata and
+ * its Pods, kept in process (InMemoryWorkloadObjects). A subclass says only how a providerID
+ * becomes a Node (the in-memory provider's simulated Node, an emulated EC2 instance …).
+ */
+import type {
+  ApplyFailure,
+  ApplyMode,
+  EvictionOutcome,
+  NodePatch,
+  WorkloadCluster,
+  WorkloadClusterRef,
+  WorkloadNamespace,
+  WorkloadNode,
+  WorkloadObject,
+  WorkloadPod,
+} from '../ports/workload-cluster.js';
+import { InMemoryWorkloadObjects } from './in-memory-workload-objects.js';
+
+export abstract class SimulatedWorkloadCluster implements WorkloadCluster {
+  /** Where applied objects, Node metadata and Pods live; share one per process so every reconcile sees the same clusters. */
+  constructor(readonly objects: InMemoryWorkloadObjects = new InMemoryWorkloadObjects()) {}
+
+  abstract findNodeByProviderID(cluster: WorkloadClusterRef, providerID: string): Promise<WorkloadNode | undefined>;
+
+  async applyObjects(cluster: WorkloadClusterRef, objects: readonly WorkloadObject[], options: { mode: ApplyMode }): Promise<ApplyFailure[]> {
+    return this.objects.apply(cluster, objects, options.mode);
+  }
+
+  async patchNode(cluster: WorkloadClusterRef, nodeName: string, patch: NodePatch): Promise<void> {
+    this.objects.nodes.patch(cluster, nodeName, patch);
+  }
+
+  /** A simulated Node goes with its machine; what was written to it goes now. */
+  async deleteNode(cluster: WorkloadClusterRef, nodeName: string): Promise<void> {
+    this.objects.nodes.forget(cluster, nodeName);
+  }
+
+  async listPodsOnNode(cluster: WorkloadClusterRef, nodeName: string): Promise<WorkloadPod[]> {
+    return this.objects.pods.podsOnNode(cluster, nodeName);
+  }
+
+  async listNamespaces(cluster: WorkloadClusterRef): Promise<WorkloadNamespace[]> {
+    return this.objects.pods.namespaces(cluster);
+  }
+
+  async daemonSetExists(cluster: WorkloadClusterRef, namespace: string, name: string): Promise<boolean> {
+    return this.objects.pods.daemonSetExists(cluster, namespace, name);
+  }
+
+  async evictPod(cluster: WorkloadClusterRef, pod: { namespace: string; name: string }): Promise<EvictionOutcome> {
+    return this.objects.pods.evict(cluster, pod);
+  }
+}
