@@ -71,6 +71,8 @@ export const BUILTIN_KINDS: readonly KindInfo[] = [
   kind(CORE, 'MachineDeployment', 'machinedeployments', V1BETA2, { scale: REPLICAS_SCALE, shortNames: ['md'], printerColumns: CLUSTER_API_COLUMNS.MachineDeployment }),
   kind(CORE, 'MachinePool', 'machinepools', V1BETA2, { readOnly: true, scale: REPLICAS_SCALE, shortNames: ['mp'] }),
   kind(CORE, 'MachineHealthCheck', 'machinehealthchecks', V1BETA2, { shortNames: ['mhc', 'mhcs'], printerColumns: CLUSTER_API_COLUMNS.MachineHealthCheck }),
+  // No controller of its own: the Machine controller's Node drain reads the rules (its CRD has no short name).
+  kind(CORE, 'MachineDrainRule', 'machinedrainrules', V1BETA2, { statusSubresource: false, printerColumns: CLUSTER_API_COLUMNS.MachineDrainRule }),
   kind(CORE, 'ClusterClass', 'clusterclasses', V1BETA2, { shortNames: ['cc'], printerColumns: CLUSTER_API_COLUMNS.ClusterClass }),
   kind(BOOTSTRAP, 'KubeadmConfig', 'kubeadmconfigs', V1BETA2, { printerColumns: CLUSTER_API_COLUMNS.KubeadmConfig }),
   kind(BOOTSTRAP, 'KubeadmConfigTemplate', 'kubeadmconfigtemplates', V1BETA2, { statusSubresource: false, printerColumns: CLUSTER_API_COLUMNS.KubeadmConfigTemplate }),

@@ -113,6 +113,23 @@ export function inMemoryMachine() {
   };
 }
 
+/** A MachineDrainRule with every part set: Machines and Pods selected by labels and expressions. */
+export function machineDrainRule() {
+  return {
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'MachineDrainRule',
+    metadata: { name: 'mdr1', namespace: 'default' },
+    spec: {
+      drain: { behavior: 'Drain', order: 100 },
+      machines: [
+        { selector: { matchExpressions: [{ key: 'cluster.x-k8s.io/control-plane', operator: 'Exists' }] } },
+        { selector: { matchLabels: { os: 'linux' } }, clusterSelector: { matchLabels: { stage: 'production' } } },
+      ],
+      pods: [{ selector: { matchLabels: { app: 'logging' } }, namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }],
+    },
+  };
+}
+
 /** A copy of `obj` with `value` at a dotted path (parents created); `undefined` deletes. */
 export function withValue<T extends object>(obj: T, path: string, value: unknown): T {
   const copy = structuredClone(obj);

@@ -5,6 +5,13 @@ import { celPredicate } from '../../shared/contracts/schemas/common/cel-rules.js
 describe('CEL rules of a known shape', () => {
   it.each([
     ['self.all(x, self.exists_one(y, x.name == y.name))', [{ name: 'a' }, { name: 'b' }], [{ name: 'a' }, { name: 'a' }]],
+    // Whole entries compared as CEL does: maps whatever their key order, lists by position.
+    [
+      'self.all(x, self.exists_one(y, x == y))',
+      [{ selector: { matchLabels: { a: '1', b: '2' } } }, { selector: { matchLabels: { a: '1' } } }, { clusterSelector: { matchLabels: { a: '1', b: '2' } } }],
+      [{ selector: { matchLabels: { a: '1', b: '2' } } }, { selector: { matchLabels: { b: '2', a: '1' } } }],
+    ],
+    ['self.all(x, self.exists_one(y, x == y))', [{ values: ['a', 'b'] }, { values: ['b', 'a'] }], [{ values: ['a', 'b'] }, { values: ['a', 'b'] }]],
     ['[has(self.layout),has(self.diskLayout)].filter(x,x==true).size() == 1', { device: 'd', layout: true }, { device: 'd' }],
     ['[has(self.layout),has(self.diskLayout)].filter(x,x==true).size() == 1', { diskLayout: [] }, { layout: false, diskLayout: [] }],
     ["self.matches('^(Linux|LVM|[0-9A-Fa-f]{8})$')", 'LVM', 'ext4'],

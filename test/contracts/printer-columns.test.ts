@@ -49,3 +49,22 @@ describe("printer columns and short names are Cluster API's", () => {
     expect(info?.shortNames ?? []).toEqual(crd.shortNames);
   });
 });
+
+/** Kinds whose CRD is not among the samples: their columns as Cluster API v1.14.0's CRD declares them (storage version). */
+describe("printer columns of kinds whose CRD is not among the samples are Cluster API v1.14.0's", () => {
+  it.each([
+    [
+      'MachineDrainRule',
+      [
+        { description: 'Drain behavior', jsonPath: '.spec.drain.behavior', name: 'Behavior', type: 'string' },
+        { description: 'Drain order', jsonPath: '.spec.drain.order', name: 'Order', type: 'string' },
+        { description: 'Time duration since creation of the MachineDrainRule', jsonPath: '.metadata.creationTimestamp', name: 'Age', type: 'date' },
+      ],
+    ],
+  ])('%s (cluster.x-k8s.io_machinedrainrules.yaml, no short names)', (kind, columns) => {
+    const info = defaultKinds.get('cluster.x-k8s.io', kind);
+    expect(info?.printerColumns).toEqual(columns);
+    expect(info?.shortNames).toBeUndefined();
+    expect(info).toMatchObject({ plural: 'machinedrainrules', namespaced: true, statusSubresource: false, versions: ['v1beta2', 'v1beta1'] });
+  });
+});

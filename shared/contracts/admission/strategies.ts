@@ -16,6 +16,7 @@ import { clusterSchema } from '../schemas/core/cluster.js';
 import { clusterClassSchema } from '../schemas/core/cluster-class.js';
 import { machineSchema } from '../schemas/core/machine.js';
 import { machineDeploymentSchema } from '../schemas/core/machine-deployment.js';
+import { machineDrainRuleSchema } from '../schemas/core/machine-drain-rule.js';
 import { machineHealthCheckSchema } from '../schemas/core/machine-health-check.js';
 import { machineSetSchema } from '../schemas/core/machine-set.js';
 import { namespaceSchema } from '../schemas/corev1/namespace.js';
@@ -30,6 +31,7 @@ import type { FieldError } from '../validation/field-error.js';
 import { validateInClusterIPPool, validateIPAddress, validateIPAddressClaim } from '../validation/ipam.js';
 import { validateKubeadmControlPlane } from '../validation/kubeadm-control-plane.js';
 import { validateMachineHealthCheck } from '../validation/machine-health-check.js';
+import { validateMachineDrainRule } from '../validation/machine-drain-rule.js';
 import { validateExtensionConfig } from '../validation/extension-config.js';
 import { extensionConfigSchema } from '../schemas/runtime/extension-config.js';
 import { RUNTIME_GROUP } from '../schemas/groups.js';
@@ -93,6 +95,7 @@ const STRATEGIES: ReadonlyMap<string, AdmissionStrategy> = new Map([
     erase({ schema: kubeadmControlPlaneSchema, defaults: defaultKubeadmControlPlane, validate: validateKubeadmControlPlane }),
   ],
   [`${CLUSTER_GROUP}/MachineHealthCheck`, erase({ schema: machineHealthCheckSchema, validate: validateMachineHealthCheck })],
+  [`${CLUSTER_GROUP}/MachineDrainRule`, erase({ schema: machineDrainRuleSchema, validate: validateMachineDrainRule })],
   [`${IPAM_GROUP}/IPAddressClaim`, erase({ schema: ipAddressClaimSchema, validate: validateIPAddressClaim })],
   [`${IPAM_GROUP}/IPAddress`, erase({ schema: ipAddressSchema, validate: validateIPAddress })],
   [`${IPAM_GROUP}/InClusterIPPool`, erase({ schema: inClusterIPPoolSchema, validate: validateInClusterIPPool })],

@@ -10,6 +10,7 @@ import bootstrapKubeadmconfigtemplates from './descriptions/bootstrap.cluster.x-
 import coreClusterclasses from './descriptions/cluster.x-k8s.io_clusterclasses.json' with { type: 'json' };
 import coreClusters from './descriptions/cluster.x-k8s.io_clusters.json' with { type: 'json' };
 import coreMachinedeployments from './descriptions/cluster.x-k8s.io_machinedeployments.json' with { type: 'json' };
+import coreMachinedrainrules from './descriptions/cluster.x-k8s.io_machinedrainrules.json' with { type: 'json' };
 import coreMachinehealthchecks from './descriptions/cluster.x-k8s.io_machinehealthchecks.json' with { type: 'json' };
 import coreMachines from './descriptions/cluster.x-k8s.io_machines.json' with { type: 'json' };
 import coreMachinesets from './descriptions/cluster.x-k8s.io_machinesets.json' with { type: 'json' };
@@ -20,7 +21,7 @@ import ipamIpaddressclaims from './descriptions/ipam.cluster.x-k8s.io_ipaddressc
 import ipamIpaddresses from './descriptions/ipam.cluster.x-k8s.io_ipaddresses.json' with { type: 'json' };
 import runtimeExtensionconfigs from './descriptions/runtime.cluster.x-k8s.io_extensionconfigs.json' with { type: 'json' };
 
-const VENDORED: readonly unknown[] = [bootstrapKubeadmconfigs, bootstrapKubeadmconfigtemplates, coreClusterclasses, coreClusters, coreMachinedeployments, coreMachinehealthchecks, coreMachines, coreMachinesets, clusterctlMetadata, clusterctlProviders, controlplaneKubeadmcontrolplanes, ipamIpaddressclaims, ipamIpaddresses, runtimeExtensionconfigs];
+const VENDORED: readonly unknown[] = [bootstrapKubeadmconfigs, bootstrapKubeadmconfigtemplates, coreClusterclasses, coreClusters, coreMachinedeployments, coreMachinedrainrules, coreMachinehealthchecks, coreMachines, coreMachinesets, clusterctlMetadata, clusterctlProviders, controlplaneKubeadmcontrolplanes, ipamIpaddressclaims, ipamIpaddresses, runtimeExtensionconfigs];
 
 /** `group/Kind` → field path → description. */
 const BY_KIND = new Map<string, ReadonlyMap<string, string>>();

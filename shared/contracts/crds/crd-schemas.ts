@@ -11,6 +11,7 @@ import { kubeadmconfigtemplateCrdSchema } from './schemas/bootstrap.cluster.x-k8
 import { clusterclassCrdSchema } from './schemas/cluster.x-k8s.io_clusterclasses.js';
 import { clusterCrdSchema } from './schemas/cluster.x-k8s.io_clusters.js';
 import { machinedeploymentCrdSchema } from './schemas/cluster.x-k8s.io_machinedeployments.js';
+import { machinedrainruleCrdSchema } from './schemas/cluster.x-k8s.io_machinedrainrules.js';
 import { machinehealthcheckCrdSchema } from './schemas/cluster.x-k8s.io_machinehealthchecks.js';
 import { machineCrdSchema } from './schemas/cluster.x-k8s.io_machines.js';
 import { machinesetCrdSchema } from './schemas/cluster.x-k8s.io_machinesets.js';
@@ -29,6 +30,7 @@ const CRD_SCHEMAS: ReadonlyMap<string, StructuralSchema> = new Map([
   ['cluster.x-k8s.io/ClusterClass', clusterclassCrdSchema],
   ['cluster.x-k8s.io/Cluster', clusterCrdSchema],
   ['cluster.x-k8s.io/MachineDeployment', machinedeploymentCrdSchema],
+  ['cluster.x-k8s.io/MachineDrainRule', machinedrainruleCrdSchema],
   ['cluster.x-k8s.io/MachineHealthCheck', machinehealthcheckCrdSchema],
   ['cluster.x-k8s.io/Machine', machineCrdSchema],
   ['cluster.x-k8s.io/MachineSet', machinesetCrdSchema],

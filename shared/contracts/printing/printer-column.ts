@@ -122,6 +122,12 @@ export const CLUSTER_API_COLUMNS: Readonly<Record<string, readonly PrinterColumn
     PAUSED,
     AGE_COLUMN('MachineHealthCheck'),
   ],
+  // The CRD declares Order a string column (kubectl prints the number either way).
+  MachineDrainRule: [
+    text('Behavior', '.spec.drain.behavior', 'Drain behavior'),
+    text('Order', '.spec.drain.order', 'Drain order'),
+    { ...AGE_COLUMN('MachineDrainRule'), description: 'Time duration since creation of the MachineDrainRule' },
+  ],
   KubeadmConfig: [
     CLUSTER_LABEL,
     PAUSED,

@@ -13,6 +13,7 @@ import { clusterSchema } from './core/cluster.js';
 import { clusterClassSchema } from './core/cluster-class.js';
 import { machineSchema } from './core/machine.js';
 import { machineDeploymentSchema } from './core/machine-deployment.js';
+import { machineDrainRuleSchema } from './core/machine-drain-rule.js';
 import { machineHealthCheckSchema } from './core/machine-health-check.js';
 import { machineSetSchema } from './core/machine-set.js';
 import { configMapSchema } from './corev1/config-map.js';
@@ -63,6 +64,7 @@ const entries: ReadonlyArray<readonly [string, string, z.ZodType<KubeObject>]> =
   [CLUSTER_GROUP, 'MachineSet', machineSetSchema],
   [CLUSTER_GROUP, 'MachineDeployment', machineDeploymentSchema],
   [CLUSTER_GROUP, 'MachineHealthCheck', machineHealthCheckSchema],
+  [CLUSTER_GROUP, 'MachineDrainRule', machineDrainRuleSchema],
   [CLUSTER_GROUP, 'ClusterClass', clusterClassSchema],
   [BOOTSTRAP_GROUP, 'KubeadmConfig', kubeadmConfigSchema],
   [BOOTSTRAP_GROUP, 'KubeadmConfigTemplate', kubeadmConfigTemplateSchema],

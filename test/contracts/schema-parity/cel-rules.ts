@@ -25,6 +25,16 @@ export const RULE_SHAPES: readonly RuleShape[] = [
     breaks: (value) => (Array.isArray(value) && value.length > 0 ? [{ what: 'with a duplicate name', value: [...value, structuredClone(value[0])] }] : []),
   },
   {
+    says: 'list entries unique as wholes',
+    rule: /^self\.all\(x, self\.exists_one\(y, x == y\)\)$/,
+    breaks: (value) => {
+      if (!Array.isArray(value) || value.length === 0) return [];
+      // The same entry again, its keys in another order: still equal for CEL.
+      const reordered = isRecord(value[0]) ? Object.fromEntries(Object.entries(structuredClone(value[0])).reverse()) : structuredClone(value[0]);
+      return [{ what: 'with a duplicate entry', value: [...value, reordered] }];
+    },
+  },
+  {
     says: 'exactly one of two fields',
     rule: /^\[has\(self\.(\w+)\),\s*has\(self\.(\w+)\)\]\.filter\(x,\s*x\s*==\s*true\)\.size\(\) == 1$/,
     breaks: (value, [a = '', b = '']) => {

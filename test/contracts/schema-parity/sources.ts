@@ -12,7 +12,8 @@ import { admitCreate } from '../../../shared/contracts/admission/admit.js';
 import { isRecord } from '../../../shared/contracts/json.js';
 import { capaTemplateDocuments } from '../../support/capa-template.js';
 import { lifecycleCluster } from '../../support/lifecycle-manifests.js';
-import { cluster, ctx, kubeadmConfig, kubeadmControlPlane, machine, machineDeployment, machineSet } from '../admission-fixtures.js';
+import { crdSchema } from '../../../shared/contracts/crds/crd-schemas.js';
+import { cluster, ctx, kubeadmConfig, kubeadmControlPlane, machine, machineDeployment, machineDrainRule, machineSet } from '../admission-fixtures.js';
 import type { Schema } from './variants.js';
 
 export const SAMPLES = fileURLToPath(new URL('../../../../shared/capi-samples/', import.meta.url));
@@ -41,6 +42,13 @@ export function storageSchemas(): Map<string, { version: string; schema: Schema 
     const storage = crd.spec.versions.find((v) => isRecord(v) && v.storage === true);
     const schema = isRecord(storage) && isRecord(storage.schema) ? storage.schema.openAPIV3Schema : undefined;
     if (isRecord(schema) && isRecord(storage)) schemas.set(`${String(crd.spec.group)}/${String(crd.spec.names.kind)}`, { version: String(storage.name), schema });
+  }
+  if (schemas.size === 0) return schemas;
+  // A served kind whose CRD is not among the samples (MachineDrainRule): the schema capless vendors from it.
+  for (const info of ctx.kinds.all()) {
+    const vendored = crdSchema(info.group, info.kind);
+    const key = `${info.group}/${info.kind}`;
+    if (vendored && !schemas.has(key)) schemas.set(key, { version: info.versions[0] ?? '', schema: { ...vendored } });
   }
   return schemas;
 }
@@ -88,7 +96,7 @@ export function ruleCarrierObjects(): unknown[] {
 /** Every object admission accepts, named by where it comes from. */
 export function validObjects(): [string, Record<string, unknown>][] {
   const own: [string, unknown][] = [
-    ...[cluster(), machine(), machineSet(), machineDeployment(), kubeadmControlPlane(), kubeadmConfig()].map((o): [string, unknown] => [`fixture ${o.kind}`, o]),
+    ...[cluster(), machine(), machineSet(), machineDeployment(), kubeadmControlPlane(), kubeadmConfig(), machineDrainRule()].map((o): [string, unknown] => [`fixture ${o.kind}`, o]),
     ...lifecycleCluster('parity').map((o): [string, unknown] => [`lifecycle ${o.kind}`, o]),
     ...ruleCarriers().map((o): [string, unknown] => ['rule carrier', o]),
     ...(capaTemplateDocuments() ?? []).map((o, i): [string, unknown] => [`capa template#${i}`, o]),

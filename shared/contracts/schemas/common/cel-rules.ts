@@ -16,6 +16,26 @@ interface RuleShape {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const has = (self: unknown, field: string) => isObject(self) && self[field] !== undefined;
+/**
+ * The value with every object's keys sorted: two values give the same JSON exactly when CEL's
+ * `==` holds between them (lists by position, maps by key whatever their order).
+ */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (!isObject(value)) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .filter((key) => value[key] !== undefined)
+      .map((key) => [key, canonical(value[key])]),
+  );
+}
+
+/** No two entries of the list are equal as wholes (CEL `==`, which compares structurally). */
+export function entriesUnique(list: readonly unknown[]): boolean {
+  return new Set(list.map((item) => JSON.stringify(canonical(item)))).size === list.length;
+}
+
 /** `'a','b'` → ['a', 'b'] */
 const quotedList = (list: string) => [...list.matchAll(/'([^']*)'/g)].map((m) => m[1] ?? '');
 
@@ -28,6 +48,11 @@ const SHAPES: readonly RuleShape[] = [
       const keys = self.map((item: unknown) => (isObject(item) ? JSON.stringify(item[key]) : undefined));
       return new Set(keys).size === keys.length;
     },
+  },
+  {
+    // Entries unique as wholes: `self.all(x, self.exists_one(y, x == y))`.
+    text: /^self\.all\((\w+), self\.exists_one\((\w+), \1 == \2\)\)$/,
+    predicate: () => (self) => !Array.isArray(self) || entriesUnique(self),
   },
   {
     // Exactly one of two fields: `[has(self.a),has(self.b)].filter(x,x==true).size() == 1`.
