@@ -177,5 +177,11 @@ export const ANNOTATION_LABELS_FROM_MACHINE = 'cluster.x-k8s.io/labels-from-mach
 export const ANNOTATION_ANNOTATIONS_FROM_MACHINE = 'cluster.x-k8s.io/annotations-from-machine';
 /** On a Node whose InfraMachine reports `status.interruptible` (a spot instance). */
 export const LABEL_INTERRUPTIBLE = 'cluster.x-k8s.io/interruptible';
+/** On a Pod: how a Node drain treats it (`skip`, `wait-completed`), before any MachineDrainRule. */
+export const LABEL_POD_DRAIN = 'cluster.x-k8s.io/drain';
+/** On a Machine: its Node is not drained before the Machine's infrastructure goes. */
+export const ANNOTATION_EXCLUDE_NODE_DRAINING = 'machine.cluster.x-k8s.io/exclude-node-draining';
+/** On a Pod: kubelet's mirror of a static Pod (a drain leaves it, as kubectl drain does). */
+export const ANNOTATION_MIRROR_POD = 'kubernetes.io/config.mirror';
 /** `<namespace>/<name>` of a Secret whose `ca.crt` becomes an ExtensionConfig's caBundle. */
 export const ANNOTATION_INJECT_CA_FROM_SECRET = 'runtime.cluster.x-k8s.io/inject-ca-from-secret';

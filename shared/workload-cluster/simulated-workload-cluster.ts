@@ -48,7 +48,8 @@ export abstract class SimulatedWorkloadCluster implements WorkloadCluster {
     return this.objects.pods.daemonSetExists(cluster, namespace, name);
   }
 
-  async evictPod(cluster: WorkloadClusterRef, pod: { namespace: string; name: string }): Promise<EvictionOutcome> {
+  /** Grace periods are not simulated: an evicted Pod stops at once. */
+  async evictPod(cluster: WorkloadClusterRef, pod: { namespace: string; name: string }, _options: { gracePeriodSeconds?: number } = {}): Promise<EvictionOutcome> {
     return this.objects.pods.evict(cluster, pod);
   }
 }

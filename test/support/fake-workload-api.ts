@@ -59,6 +59,8 @@ export interface FakeWorkloadApi {
   untrustedKubeconfig: string;
   /** Registers or replaces a Node, as kubelet does. */
   putNode(node: { name: string; providerID: string; ready: boolean; kubeletVersion?: string }): void;
+  /** Stores (or replaces) an object in a collection (e.g. `/api/v1/namespaces/default/pods`), as another client of the API would. */
+  put(collection: string, object: StoredItem): void;
   /** The stored object at an API path (e.g. `/api/v1/namespaces/kube-system/configmaps/x`). */
   get(path: string): StoredItem | undefined;
   /** Every stored object, by path. */
@@ -215,6 +217,9 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
         spec: { providerID: node.providerID },
         status: { conditions, nodeInfo: { kubeletVersion: node.kubeletVersion ?? 'v1.33.0', operatingSystem: 'linux' } },
       }, collectionAt('/api/v1/nodes').get(node.name));
+    },
+    put(collection, object) {
+      store(collectionAt(collection), object, collectionAt(collection).get(object.metadata.name));
     },
     get(path) {
       const cut = path.lastIndexOf('/');

@@ -110,4 +110,62 @@ describe('a Machine finds its Node in the workload API over HTTPS', () => {
     expect(workload.requests).toContain('PATCH /api/v1/nodes/ip-10-0-0-1.ec2.internal');
     expect(valueAt(workload.get('/api/v1/nodes/ip-10-0-0-1.ec2.internal'), 'metadata', 'annotations')).toMatchObject({ 'cluster.x-k8s.io/machine': 'm1', 'cluster.x-k8s.io/cluster-name': CLUSTER });
   });
+
+  it('a deleted Machine drains its Node over HTTPS: cordon, evictions, a disruption budget that holds it, then the Machine goes', async () => {
+    const nodeName = 'ip-10-0-0-1.ec2.internal';
+    const pods = '/api/v1/namespaces/default/pods';
+    const web = (name: string, node: string) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: NS, labels: { app: 'web' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: 'u', controller: true }] },
+      spec: { nodeName: node },
+      status: { phase: 'Running' },
+    });
+    workload.put(pods, web('web-1', nodeName));
+    workload.put(pods, web('web-2', 'elsewhere'));
+    workload.put(pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'solo', namespace: NS }, spec: { nodeName }, status: { phase: 'Running' } });
+    const budget = (allowed: number) => ({
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'web', namespace: NS },
+      spec: { minAvailable: 2, selector: { matchLabels: { app: 'web' } } },
+      status: { disruptionsAllowed: allowed, desiredHealthy: 2, currentHealthy: 2 - allowed + 1, expectedPods: 2 },
+    });
+    workload.put('/apis/policy/v1/namespaces/default/poddisruptionbudgets', budget(0));
+    // A control-plane Machine that stays: without one, Cluster API neither drains nor deletes a Node.
+    await fakeCloud('POST', 'fakecloudmachines', 'cp', { apiVersion: `${FAKE_CLOUD_GROUP}/v1beta2`, kind: 'FakeCloudMachine', metadata: { name: 'cp', namespace: NS }, spec: {} });
+    await api.mustCreate({
+      apiVersion: CORE,
+      kind: 'Machine',
+      metadata: { name: 'cp', namespace: NS, labels: { 'cluster.x-k8s.io/control-plane': '' } },
+      spec: { clusterName: CLUSTER, version: 'v1.33.0', bootstrap: { dataSecretName: 'm1-bootstrap' }, infrastructureRef: { apiGroup: FAKE_CLOUD_GROUP, kind: 'FakeCloudMachine', name: 'cp' } },
+    });
+
+    expect((await api.delete(CORE, 'Machine', NS, 'm1')).status).toBeLessThan(300);
+    const held = await eventually('the Machine to wait on the disruption budget', async (report) => {
+      const machine = await api.get(CORE, 'Machine', NS, 'm1');
+      const condition = findCondition(conditionsOf(machine?.status), 'Deleting');
+      report(condition);
+      return condition?.reason === 'DrainingNode' && condition.message?.includes('disruption budget') ? condition : undefined;
+    }, WAIT);
+    expect(held.message).toContain("* Pod default/web-1: cannot evict pod as it would violate the pod's disruption budget. The disruption budget web needs 2 healthy pods and has 3 currently");
+    expect(valueAt(workload.get(`/api/v1/nodes/${nodeName}`), 'spec', 'unschedulable')).toBe(true);
+    expect(workload.get(`${pods}/solo`)).toBeUndefined();
+    expect(workload.requests).toEqual(expect.arrayContaining([`POST ${pods}/solo/eviction`, `POST ${pods}/web-1/eviction`, 'GET /api/v1/pods']));
+    expect(workload.get(`${pods}/web-2`)).toBeDefined();
+
+    // The budget gets room (another replica came up); a change to the Machine wakes it before its 20 s retry.
+    workload.put('/apis/policy/v1/namespaces/default/poddisruptionbudgets', budget(1));
+    let nudge = 0;
+    await eventually('the drained Machine to go', async (report) => {
+      const machine = await api.get(CORE, 'Machine', NS, 'm1');
+      report(findCondition(conditionsOf(machine?.status), 'Deleting'));
+      if (!machine) return true;
+      nudge += 1;
+      await api.mergePatch(CORE, 'Machine', NS, 'm1', { metadata: { annotations: { 'test.capless.dev/nudge': String(nudge) } } }).catch(() => undefined);
+      return undefined;
+    }, { timeoutMs: 60_000, intervalMs: 500 });
+    expect(workload.get(`${pods}/web-1`)).toBeUndefined();
+    expect(workload.get(`/api/v1/nodes/${nodeName}`)).toBeUndefined();
+  });
 });

@@ -1,4 +1,4 @@
-/** Machine deletion (capi-contract.md §3.2): hooks → InfraMachine gone → BootstrapConfig gone → finalizer. */
+/** Machine deletion (capi-contract.md §3.2): pre-drain hooks → Node drain (drain-phase.ts) → pre-terminate hooks → InfraMachine gone → BootstrapConfig gone → Node deleted → finalizer. */
 
 import type { ObjectKey } from '../../../../shared/contracts/object.js';
 import { isDeleting } from '../../../../shared/contracts/object.js';

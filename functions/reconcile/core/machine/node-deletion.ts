@@ -19,8 +19,13 @@ import type { MachineScope } from './scope.js';
 export const DEFAULT_NODE_DELETION_TIMEOUT_SECONDS = 10;
 export const NODE_DELETION_RETRY_SECONDS = 2;
 
-/** Why the Node stays, or undefined when it may be deleted. */
-async function nodeStays(s: MachineScope, clusterName: string): Promise<string | undefined> {
+/** Why the Node must be neither drained nor deleted, or undefined when it may be; read once per run. */
+export function whyNodeStays(s: MachineScope, clusterName: string): Promise<string | undefined> {
+  s.nodeStays ??= readWhyNodeStays(s, clusterName);
+  return s.nodeStays;
+}
+
+async function readWhyNodeStays(s: MachineScope, clusterName: string): Promise<string | undefined> {
   const { namespace } = s.object.metadata;
   const cluster = await s.ctx.store.get({ group: CORE_GROUP, kind: 'Cluster', namespace, name: clusterName });
   if (!cluster || isDeleting(cluster)) return 'the Cluster is being deleted';
@@ -35,7 +40,7 @@ async function nodeStays(s: MachineScope, clusterName: string): Promise<string |
 export async function deleteNodePhase(s: MachineScope): Promise<PhaseResult> {
   const nodeName = stringAt(s.object, 'status', 'nodeRef', 'name');
   const clusterName = stringAt(s.object, 'spec', 'clusterName');
-  if (!nodeName || !clusterName || (await nodeStays(s, clusterName))) return {};
+  if (!nodeName || !clusterName || (await whyNodeStays(s, clusterName))) return {};
   try {
     await s.workloadCluster.deleteNode({ namespace: s.object.metadata.namespace, name: clusterName }, nodeName);
     return {};

@@ -17,6 +17,7 @@ import {
 } from './phases.js';
 import { type MachineScope, createMachineScope } from './scope.js';
 import { deleteNodePhase } from './node-deletion.js';
+import { drainNodePhase } from './drain-phase.js';
 import { computeMachineStatus } from './status.js';
 
 export const MACHINE_FINALIZER = 'machine.cluster.x-k8s.io';
@@ -41,6 +42,7 @@ export const machineReconciler: ReconcilerDefinition<MachineScope> = {
   deletePhases: [
     startDeletionPhase,
     waitForPreDrainHooksPhase,
+    drainNodePhase,
     waitForPreTerminateHooksPhase,
     deleteInfrastructurePhase,
     deleteBootstrapPhase,

@@ -1,4 +1,4 @@
-import { recordAt, stringAt, booleanAt, copyJson } from '../../../../shared/contracts/json.js';
+import { recordAt, stringAt, stringEntriesOf, booleanAt, copyJson } from '../../../../shared/contracts/json.js';
 import type { StoredObject } from '../../../../shared/contracts/object.js';
 import type { MachineAddress } from '../../../../shared/contracts/providers/fields.js';
 import type { ProviderLookup } from '../../../../shared/contracts/providers/provider-lookup.js';
@@ -25,6 +25,13 @@ export interface MachineScope extends Scope {
   interruptible?: boolean;
   failureDomain?: string;
   node?: WorkloadNode;
+  /** status.deletion as this run leaves it (when the drain started), kept from the last run. */
+  deletion: Record<string, string>;
+  /**
+   * Why the Node must be neither drained nor deleted (Cluster API's isDeleteNodeAllowed), or
+   * undefined when it may be: asked once per run (node-deletion.ts).
+   */
+  nodeStays?: Promise<string | undefined>;
 }
 
 function previousNode(object: StoredObject): WorkloadNode | undefined {
@@ -51,6 +58,7 @@ export function createMachineScope(ctx: ReconcileContext, object: StoredObject):
     bootstrapDataSecretCreated: booleanAt(object, 'status', 'initialization', 'bootstrapDataSecretCreated') === true,
     infrastructureProvisioned: booleanAt(object, 'status', 'initialization', 'infrastructureProvisioned') === true,
     addresses: readAddresses(object.status?.addresses),
+    deletion: stringEntriesOf(recordAt(object, 'status', 'deletion')),
     ...(failureDomain ? { failureDomain } : {}),
     ...(node ? { node } : {}),
   };

@@ -104,6 +104,7 @@ export function computeMachineStatus(s: MachineScope): StatusUpdate {
       ...(s.failureDomain ? { failureDomain: s.failureDomain } : {}),
       ...(s.node ? { nodeRef: { name: s.node.name } } : {}),
       ...(s.node?.info ? { nodeInfo: s.node.info } : {}),
+      ...(Object.keys(s.deletion).length > 0 ? { deletion: s.deletion } : {}),
     },
   };
 }
