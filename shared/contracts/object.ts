@@ -181,6 +181,8 @@ export const LABEL_INTERRUPTIBLE = 'cluster.x-k8s.io/interruptible';
 export const LABEL_POD_DRAIN = 'cluster.x-k8s.io/drain';
 /** On a Machine: its Node is not drained before the Machine's infrastructure goes. */
 export const ANNOTATION_EXCLUDE_NODE_DRAINING = 'machine.cluster.x-k8s.io/exclude-node-draining';
+/** On a Machine: its infrastructure goes without waiting for its Node's volumes to detach. */
+export const ANNOTATION_EXCLUDE_WAIT_FOR_NODE_VOLUME_DETACH = 'machine.cluster.x-k8s.io/exclude-wait-for-node-volume-detach';
 /** On a Pod: kubelet's mirror of a static Pod (a drain leaves it, as kubectl drain does). */
 export const ANNOTATION_MIRROR_POD = 'kubernetes.io/config.mirror';
 /** `<namespace>/<name>` of a Secret whose `ca.crt` becomes an ExtensionConfig's caBundle. */

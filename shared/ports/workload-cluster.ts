@@ -30,6 +30,8 @@ export interface WorkloadNode {
   taints?: NodeTaint[];
   /** spec.unschedulable: the Node is cordoned. */
   unschedulable?: boolean;
+  /** status.volumesAttached[].name (`kubernetes.io/csi/<driver>^<volume handle>`). */
+  volumesAttached?: string[];
   /** The version read: a patch naming it applies only to that version. */
   resourceVersion?: string;
 }
@@ -62,6 +64,24 @@ export interface WorkloadPod {
   deletionTimestamp?: string;
   /** spec.volumes has an emptyDir (data that goes with the Node). */
   localStorage: boolean;
+  /** The PersistentVolumeClaims its volumes name (spec.volumes[].persistentVolumeClaim.claimName). */
+  persistentVolumeClaims: string[];
+}
+
+/** What waiting for a Node's volumes to detach needs of a PersistentVolume. */
+export interface WorkloadPersistentVolume {
+  name: string;
+  /** spec.csi: the Node reports it attached as `kubernetes.io/csi/<driver>^<volumeHandle>`. */
+  csi?: { driver: string; volumeHandle: string };
+  /** spec.claimRef: the claim it is bound to. */
+  claimRef?: { kind?: string; namespace?: string; name?: string };
+}
+
+/** A VolumeAttachment (storage.k8s.io/v1) that is attached to the Node asked about. */
+export interface WorkloadVolumeAttachment {
+  name: string;
+  /** spec.source.persistentVolumeName (unset for inline volumes). */
+  persistentVolumeName?: string;
 }
 
 /** A Namespace's name and labels (a MachineDrainRule's namespaceSelector matches them). */
@@ -123,6 +143,10 @@ export interface WorkloadCluster {
   listNamespaces(cluster: WorkloadClusterRef): Promise<WorkloadNamespace[]>;
   /** Whether the DaemonSet exists (a Pod it controls is left on a drained Node; an orphan is evicted). */
   daemonSetExists(cluster: WorkloadClusterRef, namespace: string, name: string): Promise<boolean>;
+  /** The VolumeAttachments attached (status.attached) to the Node. */
+  listVolumeAttachments(cluster: WorkloadClusterRef, nodeName: string): Promise<WorkloadVolumeAttachment[]>;
+  /** Every PersistentVolume. */
+  listPersistentVolumes(cluster: WorkloadClusterRef): Promise<WorkloadPersistentVolume[]>;
   /** Evicts the Pod through the Eviction API (PodDisruptionBudgets apply); `gracePeriodSeconds` overrides the Pod's. */
   evictPod(cluster: WorkloadClusterRef, pod: { namespace: string; name: string }, options: { gracePeriodSeconds?: number }): Promise<EvictionOutcome>;
   /**
@@ -144,6 +168,8 @@ const WORKLOAD_CLUSTER_METHODS = [
   'listPodsOnNode',
   'listNamespaces',
   'daemonSetExists',
+  'listVolumeAttachments',
+  'listPersistentVolumes',
   'evictPod',
 ] as const satisfies ReadonlyArray<keyof WorkloadCluster>;
 

@@ -8,7 +8,8 @@
  * pods and has M currently"). Budgets are computed on the spot over the Pods they select (the
  * disruption controller's expected count is the number of Pods selected). A Pod that is finished,
  * pending or already terminating is evicted whatever its budget says. The simulated kubelet stops
- * an evicted Pod at once: it leaves the cluster.
+ * an evicted Pod at once: it leaves the cluster, and the volumes only it used on its Node detach
+ * (in-memory-volumes.ts).
  */
 import { isRecord, recordAt, stringAt, stringEntriesOf } from '../contracts/json.js';
 import { labelSelectorSchema } from '../contracts/schemas/common/selector.js';
@@ -56,6 +57,8 @@ export class InMemoryPods {
       if (refusal) return refusal;
     }
     this.objects.remove(cluster, raw);
+    const nodeName = stringAt(raw, 'spec', 'nodeName');
+    if (nodeName) this.objects.volumes.detachUnused(cluster, nodeName, pod);
     return { result: 'Evicted' };
   }
 

@@ -73,6 +73,6 @@ export class InMemoryWorkloadCluster extends SimulatedWorkloadCluster {
     });
     if (!machine || machine.spec?.providerID !== providerID) return undefined;
     const node = simulatedNodeOf(machine.status);
-    return node && this.objects.nodes.decorate(cluster, node);
+    return node && this.objects.node(cluster, node);
   }
 }

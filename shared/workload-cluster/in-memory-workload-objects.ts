@@ -6,9 +6,10 @@
  * do their objects (the ClusterResourceSetBinding in the store is the durable record).
  */
 import { clone, isRecord } from '../contracts/json.js';
-import type { ApplyFailure, ApplyMode, WorkloadClusterRef, WorkloadObject } from '../ports/workload-cluster.js';
+import type { ApplyFailure, ApplyMode, NodeTaint, WorkloadClusterRef, WorkloadNode, WorkloadObject } from '../ports/workload-cluster.js';
 import { InMemoryNodeMetadata } from './in-memory-node-metadata.js';
 import { InMemoryPods } from './in-memory-pods.js';
+import { InMemoryVolumes } from './in-memory-volumes.js';
 
 export class InMemoryWorkloadObjects {
   private readonly clusters = new Map<string, Map<string, WorkloadObject>>();
@@ -16,6 +17,14 @@ export class InMemoryWorkloadObjects {
   readonly nodes = new InMemoryNodeMetadata();
   /** The Pods among the applied objects, as a drain lists and evicts them. */
   readonly pods = new InMemoryPods(this);
+  /** The PersistentVolumes and VolumeAttachments among them, detached as their Pods leave. */
+  readonly volumes = new InMemoryVolumes(this);
+
+  /** A simulated Node with what was written to it and the volumes attached to it. */
+  node(cluster: WorkloadClusterRef, node: WorkloadNode, registeredTaints: readonly NodeTaint[] = []): WorkloadNode {
+    const attached = this.volumes.attachedNames(cluster, node.name);
+    return { ...this.nodes.decorate(cluster, node, registeredTaints), ...(attached.length > 0 ? { volumesAttached: attached } : {}) };
+  }
 
   apply(cluster: WorkloadClusterRef, objects: readonly WorkloadObject[], mode: ApplyMode): ApplyFailure[] {
     const stored = this.clusterObjects(cluster);

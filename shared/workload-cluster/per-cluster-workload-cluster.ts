@@ -17,7 +17,9 @@ import type {
   WorkloadNamespace,
   WorkloadNode,
   WorkloadObject,
+  WorkloadPersistentVolume,
   WorkloadPod,
+  WorkloadVolumeAttachment,
 } from '../ports/workload-cluster.js';
 import { parseInMemoryProviderID } from './in-memory-workload-cluster.js';
 
@@ -61,6 +63,14 @@ export class PerClusterWorkloadCluster implements WorkloadCluster {
 
   async daemonSetExists(cluster: WorkloadClusterRef, namespace: string, name: string): Promise<boolean> {
     return (await this.of(cluster)).daemonSetExists(cluster, namespace, name);
+  }
+
+  async listVolumeAttachments(cluster: WorkloadClusterRef, nodeName: string): Promise<WorkloadVolumeAttachment[]> {
+    return (await this.of(cluster)).listVolumeAttachments(cluster, nodeName);
+  }
+
+  async listPersistentVolumes(cluster: WorkloadClusterRef): Promise<WorkloadPersistentVolume[]> {
+    return (await this.of(cluster)).listPersistentVolumes(cluster);
   }
 
   async evictPod(cluster: WorkloadClusterRef, pod: { namespace: string; name: string }, options: { gracePeriodSeconds?: number }): Promise<EvictionOutcome> {

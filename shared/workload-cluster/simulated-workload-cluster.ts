@@ -13,7 +13,9 @@ import type {
   WorkloadNamespace,
   WorkloadNode,
   WorkloadObject,
+  WorkloadPersistentVolume,
   WorkloadPod,
+  WorkloadVolumeAttachment,
 } from '../ports/workload-cluster.js';
 import { InMemoryWorkloadObjects } from './in-memory-workload-objects.js';
 
@@ -46,6 +48,14 @@ export abstract class SimulatedWorkloadCluster implements WorkloadCluster {
 
   async daemonSetExists(cluster: WorkloadClusterRef, namespace: string, name: string): Promise<boolean> {
     return this.objects.pods.daemonSetExists(cluster, namespace, name);
+  }
+
+  async listVolumeAttachments(cluster: WorkloadClusterRef, nodeName: string): Promise<WorkloadVolumeAttachment[]> {
+    return this.objects.volumes.attachments(cluster, nodeName);
+  }
+
+  async listPersistentVolumes(cluster: WorkloadClusterRef): Promise<WorkloadPersistentVolume[]> {
+    return this.objects.volumes.persistentVolumes(cluster);
   }
 
   /** Grace periods are not simulated: an evicted Pod stops at once. */

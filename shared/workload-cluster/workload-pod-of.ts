@@ -23,5 +23,6 @@ export function workloadPodOf(value: unknown): WorkloadPod | undefined {
     ...(phase ? { phase } : {}),
     ...(deletionTimestamp ? { deletionTimestamp } : {}),
     localStorage: Array.isArray(volumes) && volumes.some((volume) => isRecord(volume) && volume.emptyDir !== undefined),
+    persistentVolumeClaims: (Array.isArray(volumes) ? volumes : []).flatMap((volume) => stringAt(volume, 'persistentVolumeClaim', 'claimName') ?? []),
   };
 }

@@ -43,7 +43,7 @@ export class BootingWorkloadCluster extends SimulatedWorkloadCluster {
       this.booted.set(instance.id, booted);
     }
     const registered = this.booted.get(instance.id)?.bootstrapData.includes(UNINITIALIZED_TAINT.key) ? [UNINITIALIZED_TAINT] : [];
-    return this.objects.nodes.decorate(cluster, { name: instance.privateDnsName ?? instance.id, ready: true }, registered);
+    return this.objects.node(cluster, { name: instance.privateDnsName ?? instance.id, ready: true }, registered);
   }
 
   private async boot(region: string, instanceId: string): Promise<BootedInstance | undefined> {

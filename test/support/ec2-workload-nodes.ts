@@ -31,6 +31,6 @@ export class Ec2WorkloadNodes extends SimulatedWorkloadCluster {
     const owner = awsMachine ? controllerOf(awsMachine) : undefined;
     const machine = owner ? await this.store.get({ group: 'cluster.x-k8s.io', kind: 'Machine', namespace: cluster.namespace, name: owner.name }) : undefined;
     const version = stringAt(machine, 'spec', 'version');
-    return this.objects.nodes.decorate(cluster, { name: instance.privateDnsName ?? instance.id, ready: true, ...(version ? { info: { kubeletVersion: version } } : {}) });
+    return this.objects.node(cluster, { name: instance.privateDnsName ?? instance.id, ready: true, ...(version ? { info: { kubeletVersion: version } } : {}) });
   }
 }

@@ -30,6 +30,7 @@ const DISCOVERY: Record<string, readonly ResourceKind[]> = {
     { name: 'nodes', kind: 'Node', namespaced: false },
     { name: 'namespaces', kind: 'Namespace', namespaced: false },
     { name: 'pods', kind: 'Pod', namespaced: true },
+    { name: 'persistentvolumes', kind: 'PersistentVolume', namespaced: false },
     { name: 'configmaps', kind: 'ConfigMap', namespaced: true },
     { name: 'secrets', kind: 'Secret', namespaced: true },
     { name: 'services', kind: 'Service', namespaced: true },
@@ -46,7 +47,10 @@ const DISCOVERY: Record<string, readonly ResourceKind[]> = {
     { name: 'rolebindings', kind: 'RoleBinding', namespaced: true },
   ],
   'policy/v1': [{ name: 'poddisruptionbudgets', kind: 'PodDisruptionBudget', namespaced: true }],
-  'storage.k8s.io/v1': [{ name: 'storageclasses', kind: 'StorageClass', namespaced: false }],
+  'storage.k8s.io/v1': [
+    { name: 'storageclasses', kind: 'StorageClass', namespaced: false },
+    { name: 'volumeattachments', kind: 'VolumeAttachment', namespaced: false },
+  ],
 };
 
 export interface FakeWorkloadApi {
@@ -58,7 +62,7 @@ export interface FakeWorkloadApi {
   /** A kubeconfig whose client certificate comes from another CA: every request is refused with 401. */
   untrustedKubeconfig: string;
   /** Registers or replaces a Node, as kubelet does. */
-  putNode(node: { name: string; providerID: string; ready: boolean; kubeletVersion?: string }): void;
+  putNode(node: { name: string; providerID: string; ready: boolean; kubeletVersion?: string; volumesAttached?: string[] }): void;
   /** Stores (or replaces) an object in a collection (e.g. `/api/v1/namespaces/default/pods`), as another client of the API would. */
   put(collection: string, object: StoredItem): void;
   /** The stored object at an API path (e.g. `/api/v1/namespaces/kube-system/configmaps/x`). */
@@ -215,7 +219,11 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
         kind: 'Node',
         metadata: { name: node.name },
         spec: { providerID: node.providerID },
-        status: { conditions, nodeInfo: { kubeletVersion: node.kubeletVersion ?? 'v1.33.0', operatingSystem: 'linux' } },
+        status: {
+          conditions,
+          nodeInfo: { kubeletVersion: node.kubeletVersion ?? 'v1.33.0', operatingSystem: 'linux' },
+          ...(node.volumesAttached ? { volumesAttached: node.volumesAttached.map((name) => ({ name, devicePath: '' })) } : {}),
+        },
       }, collectionAt('/api/v1/nodes').get(node.name));
     },
     put(collection, object) {

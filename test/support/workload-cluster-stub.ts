@@ -13,6 +13,8 @@ export function workloadClusterStub(overrides: Partial<WorkloadCluster> = {}): W
     listPodsOnNode: async () => [],
     listNamespaces: async () => [],
     daemonSetExists: async () => false,
+    listVolumeAttachments: async () => [],
+    listPersistentVolumes: async () => [],
     evictPod: async () => ({ result: 'NotFound' }),
     ...overrides,
   };

@@ -10,13 +10,13 @@
  * - A Node's labels, annotations and taints are merge-patched at the resourceVersion the Machine
  *   reconcile read (a Node changed meanwhile is a 409: `WorkloadClusterConflictError`, retried).
  * - A drain lists the Pods on a Node (field selector `spec.nodeName`, page by page), the
- *   Namespaces, reads DaemonSets, and evicts through the Pods' `eviction` subresource; a refused
+ *   Namespaces, VolumeAttachments and PersistentVolumes, reads DaemonSets, and evicts through the Pods' `eviction` subresource; a refused
  *   eviction (429 of a disruption budget, a terminating namespace, any other 4xx) is an outcome,
  *   not an error.
  * - No Secret yet, connection failures, timeouts and 5xx are `WorkloadClusterUnavailableError`
  *   (transient); 401/403 are `WorkloadClusterAccessDeniedError`.
  */
-import { ApiException, AppsV1Api, CoreV1Api, KubeConfig, KubernetesObjectApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { ApiException, AppsV1Api, CoreV1Api, KubeConfig, StorageV1Api, KubernetesObjectApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { recordAt, stringAt } from '../../contracts/json.js';
 import type { ObjectStore } from '../../ports/object-store.js';
 import {
@@ -29,12 +29,15 @@ import {
   type WorkloadNamespace,
   type WorkloadNode,
   type WorkloadObject,
+  type WorkloadPersistentVolume,
   type WorkloadPod,
+  type WorkloadVolumeAttachment,
   WorkloadClusterConflictError,
   WorkloadClusterUnavailableError,
 } from '../../ports/workload-cluster.js';
+import { allPages } from './all-pages.js';
 import { workloadNodeOf } from './node-mapping.js';
-import { refusedEviction, workloadPodOfV1 } from './pod-mapping.js';
+import { persistentVolumeOfV1, refusedEviction, volumeAttachmentOf, workloadPodOfV1 } from './pod-mapping.js';
 import { classifyWorkloadApiError, statusMessage } from './workload-api-errors.js';
 
 export const KUBECONFIG_SECRET_DATA_KEY = 'value';
@@ -53,6 +56,7 @@ interface ClusterClient {
   resourceVersion: string;
   core: CoreV1Api;
   apps: AppsV1Api;
+  storage: StorageV1Api;
   objects: KubernetesObjectApi;
 }
 
@@ -71,7 +75,7 @@ export class KubeconfigWorkloadCluster implements WorkloadCluster {
     let continueToken: string | undefined;
     do {
       const page = await this.call(`listing the Nodes of ${describe(cluster)}`, () =>
-        client.core.listNode({ limit: this.pageSize, ...(continueToken ? { _continue: continueToken } : {}) }),
+        client.core.listNode(this.page(continueToken)),
       );
       const node = page.items.find((n) => n.spec?.providerID === providerID);
       if (node) return workloadNodeOf(node);
@@ -125,16 +129,26 @@ export class KubeconfigWorkloadCluster implements WorkloadCluster {
 
   async listPodsOnNode(cluster: WorkloadClusterRef, nodeName: string): Promise<WorkloadPod[]> {
     const client = await this.clientFor(cluster);
-    const pods: WorkloadPod[] = [];
-    let continueToken: string | undefined;
-    do {
-      const page = await this.call(`listing the Pods on Node ${nodeName} of ${describe(cluster)}`, () =>
-        client.core.listPodForAllNamespaces({ fieldSelector: `spec.nodeName=${nodeName}`, limit: this.pageSize, ...(continueToken ? { _continue: continueToken } : {}) }),
-      );
-      pods.push(...page.items.flatMap((pod) => workloadPodOfV1(pod) ?? []));
-      continueToken = page.metadata?._continue || undefined;
-    } while (continueToken);
-    return pods;
+    const pods = await allPages((continueToken) =>
+      this.call(`listing the Pods on Node ${nodeName} of ${describe(cluster)}`, () => client.core.listPodForAllNamespaces({ fieldSelector: `spec.nodeName=${nodeName}`, ...this.page(continueToken) })),
+    );
+    return pods.flatMap((pod) => workloadPodOfV1(pod) ?? []);
+  }
+
+  async listVolumeAttachments(cluster: WorkloadClusterRef, nodeName: string): Promise<WorkloadVolumeAttachment[]> {
+    const client = await this.clientFor(cluster);
+    const attachments = await allPages((continueToken) =>
+      this.call(`listing the VolumeAttachments of ${describe(cluster)}`, () => client.storage.listVolumeAttachment(this.page(continueToken))),
+    );
+    return attachments.flatMap((va) => (va.status?.attached && va.spec.nodeName === nodeName && va.metadata?.name ? [volumeAttachmentOf(va.metadata.name, va.spec.source.persistentVolumeName)] : []));
+  }
+
+  async listPersistentVolumes(cluster: WorkloadClusterRef): Promise<WorkloadPersistentVolume[]> {
+    const client = await this.clientFor(cluster);
+    const volumes = await allPages((continueToken) =>
+      this.call(`listing the PersistentVolumes of ${describe(cluster)}`, () => client.core.listPersistentVolume(this.page(continueToken))),
+    );
+    return volumes.flatMap((pv) => persistentVolumeOfV1(pv) ?? []);
   }
 
   async listNamespaces(cluster: WorkloadClusterRef): Promise<WorkloadNamespace[]> {
@@ -217,6 +231,11 @@ export class KubeconfigWorkloadCluster implements WorkloadCluster {
     }
   }
 
+  /** One page's parameters. */
+  private page(continueToken: string | undefined): { limit: number; _continue?: string } {
+    return { limit: this.pageSize, ...(continueToken ? { _continue: continueToken } : {}) };
+  }
+
   /** The cached client for the cluster's current kubeconfig Secret, or a new one. */
   private async clientFor(cluster: WorkloadClusterRef): Promise<ClusterClient> {
     const name = `${cluster.name}-kubeconfig`;
@@ -239,6 +258,7 @@ export class KubeconfigWorkloadCluster implements WorkloadCluster {
       resourceVersion: secret.metadata.resourceVersion,
       core: config.makeApiClient(CoreV1Api),
       apps: config.makeApiClient(AppsV1Api),
+      storage: config.makeApiClient(StorageV1Api),
       objects: KubernetesObjectApi.makeApiClient(config),
     };
     this.clients.set(key, client);

@@ -21,6 +21,7 @@ export function workloadNodeOf(node: V1Node): WorkloadNode | undefined {
     annotations: { ...node.metadata?.annotations },
     taints,
     ...(node.spec?.unschedulable ? { unschedulable: true } : {}),
+    ...(node.status?.volumesAttached?.length ? { volumesAttached: node.status.volumesAttached.map((v) => v.name) } : {}),
     ...(node.metadata?.resourceVersion ? { resourceVersion: node.metadata.resourceVersion } : {}),
   };
 }

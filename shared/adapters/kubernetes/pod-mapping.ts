@@ -1,12 +1,12 @@
 /**
- * Pods and evictions as client-node returns them → what a drain sees (WorkloadPod,
- * EvictionOutcome). A refused eviction keeps the API's message and its causes, the way Cluster
+ * Pods, PersistentVolumes and evictions as client-node returns them → what a drain sees
+ * (WorkloadPod, WorkloadPersistentVolume, EvictionOutcome). A refused eviction keeps the API's message and its causes, the way Cluster
  * API's drain reports them ("Cannot evict pod as it would violate the pod's disruption budget. The
  * disruption budget web needs 2 healthy pods and has 2 currently").
  */
-import { ApiException, type V1Pod } from '@kubernetes/client-node';
+import { ApiException, type V1PersistentVolume, type V1Pod } from '@kubernetes/client-node';
 import { isRecord } from '../../contracts/json.js';
-import type { EvictionOutcome, WorkloadPod } from '../../ports/workload-cluster.js';
+import type { EvictionOutcome, WorkloadPersistentVolume, WorkloadPod, WorkloadVolumeAttachment } from '../../ports/workload-cluster.js';
 import { statusBody } from './workload-api-errors.js';
 
 export function workloadPodOfV1(pod: V1Pod): WorkloadPod | undefined {
@@ -23,7 +23,24 @@ export function workloadPodOfV1(pod: V1Pod): WorkloadPod | undefined {
     ...(pod.status?.phase ? { phase: pod.status.phase } : {}),
     ...(deletion ? { deletionTimestamp: deletion instanceof Date ? deletion.toISOString() : String(deletion) } : {}),
     localStorage: (pod.spec?.volumes ?? []).some((volume) => volume.emptyDir !== undefined),
+    persistentVolumeClaims: (pod.spec?.volumes ?? []).flatMap((volume) => volume.persistentVolumeClaim?.claimName ?? []),
   };
+}
+
+export function persistentVolumeOfV1(pv: V1PersistentVolume): WorkloadPersistentVolume | undefined {
+  const name = pv.metadata?.name;
+  if (!name) return undefined;
+  const csi = pv.spec?.csi;
+  const claim = pv.spec?.claimRef;
+  return {
+    name,
+    ...(csi ? { csi: { driver: csi.driver, volumeHandle: csi.volumeHandle } } : {}),
+    ...(claim ? { claimRef: { ...(claim.kind ? { kind: claim.kind } : {}), ...(claim.namespace ? { namespace: claim.namespace } : {}), ...(claim.name ? { name: claim.name } : {}) } } : {}),
+  };
+}
+
+export function volumeAttachmentOf(name: string, persistentVolumeName: string | undefined): WorkloadVolumeAttachment {
+  return { name, ...(persistentVolumeName ? { persistentVolumeName } : {}) };
 }
 
 /** An eviction the API answered with an error, when the answer is one a drain reports (else undefined: the caller classifies it). */

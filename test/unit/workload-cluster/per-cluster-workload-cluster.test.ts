@@ -19,6 +19,8 @@ function recorder(name: string, calls: string[]): WorkloadCluster {
     listPodsOnNode: asked([]),
     listNamespaces: asked([]),
     daemonSetExists: asked(false),
+    listVolumeAttachments: asked([]),
+    listPersistentVolumes: asked([]),
     evictPod: asked({ result: 'NotFound' as const }),
   };
 }

@@ -159,6 +159,13 @@ describe('client-node WorkloadCluster: failures become typed errors', () => {
     expect(h.api.requests).toContain('POST /api/v1/namespaces/default/pods/p/eviction');
   });
 
+  it('reads the volumes a Node reports attached', async () => {
+    const h = await kubeconfigHarness();
+    harness = h;
+    h.api.putNode({ name: 'n', providerID: 'aws:///us-east-1a/i-0000000000000000a', ready: true, volumesAttached: ['kubernetes.io/csi/ebs.csi.aws.com^vol-1'] });
+    expect(await h.workload.findNodeByProviderID(h.cluster, 'aws:///us-east-1a/i-0000000000000000a')).toMatchObject({ volumesAttached: ['kubernetes.io/csi/ebs.csi.aws.com^vol-1'] });
+  });
+
   it('deletes a Node, and deleting one that is gone again succeeds', async () => {
     const h = await kubeconfigHarness();
     harness = h;

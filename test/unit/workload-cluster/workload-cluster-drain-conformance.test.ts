@@ -72,7 +72,7 @@ describe.each(WORKLOAD_CLUSTER_IMPLEMENTATIONS)('WorkloadCluster drain conforman
     );
     expect(await podNames(harness)).toEqual(['default/done', 'default/web-1', 'kube-system/agent']);
     const pods = await harness.workload.listPodsOnNode(harness.cluster, 'n1');
-    expect(pods.find((p) => p.name === 'web-1')).toEqual({ namespace: 'default', name: 'web-1', labels: { app: 'web' }, annotations: {}, controller: { kind: 'ReplicaSet', name: 'owner' }, phase: 'Running', localStorage: false });
+    expect(pods.find((p) => p.name === 'web-1')).toEqual({ namespace: 'default', name: 'web-1', labels: { app: 'web' }, annotations: {}, controller: { kind: 'ReplicaSet', name: 'owner' }, phase: 'Running', localStorage: false, persistentVolumeClaims: [] });
     expect(pods.find((p) => p.name === 'agent')).toMatchObject({ controller: { kind: 'DaemonSet', name: 'owner' }, localStorage: true });
     expect(pods.find((p) => p.name === 'done')).toMatchObject({ phase: 'Succeeded', deletionTimestamp: expect.stringMatching(/^2026-01-01T00:00:00(\.000)?Z$/) });
     expect(await podNames(harness, 'n3')).toEqual([]);
@@ -132,5 +132,38 @@ describe.each(WORKLOAD_CLUSTER_IMPLEMENTATIONS)('WorkloadCluster drain conforman
       message: 'pods "p" is forbidden: unable to create new content in namespace leaving because it is being terminated',
     });
     expect(await podNames(harness)).toEqual(['leaving/p']);
+  });
+
+  it('lists the VolumeAttachments attached to the Node, and the PersistentVolumes', async () => {
+    harness = await start();
+    const attachment = (name: string, node: string, attached: boolean, pv?: string): WorkloadObject => ({
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'VolumeAttachment',
+      metadata: { name },
+      spec: { attacher: 'ebs.csi.aws.com', nodeName: node, source: pv ? { persistentVolumeName: pv } : { inlineVolumeSpec: {} } },
+      status: { attached },
+    });
+    await apply(
+      harness,
+      { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-data' }, spec: { csi: { driver: 'ebs.csi.aws.com', volumeHandle: 'vol-1' }, claimRef: { kind: 'PersistentVolumeClaim', namespace: 'default', name: 'data' } } },
+      { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-nfs' }, spec: { nfs: { server: 'nfs', path: '/' } } },
+      attachment('va-1', 'n1', true, 'pv-data'),
+      attachment('va-2', 'n1', false, 'pv-other'),
+      attachment('va-3', 'n2', true, 'pv-else'),
+      attachment('va-4', 'n1', true),
+    );
+    expect(await harness.workload.listVolumeAttachments(harness.cluster, 'n1')).toEqual([{ name: 'va-1', persistentVolumeName: 'pv-data' }, { name: 'va-4' }]);
+    expect(await harness.workload.listPersistentVolumes(harness.cluster)).toEqual([
+      { name: 'pv-data', csi: { driver: 'ebs.csi.aws.com', volumeHandle: 'vol-1' }, claimRef: { kind: 'PersistentVolumeClaim', namespace: 'default', name: 'data' } },
+      { name: 'pv-nfs' },
+    ]);
+  });
+
+  it("reads the claims a Pod's volumes name", async () => {
+    harness = await start();
+    const withClaims = pod('default', 'db');
+    withClaims.spec = { nodeName: 'n1', volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data-db-0' } }, { name: 'cfg', configMap: { name: 'c' } }] };
+    await apply(harness, withClaims);
+    expect((await harness.workload.listPodsOnNode(harness.cluster, 'n1'))[0]?.persistentVolumeClaims).toEqual(['data-db-0']);
   });
 });

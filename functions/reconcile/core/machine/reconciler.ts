@@ -18,6 +18,7 @@ import {
 import { type MachineScope, createMachineScope } from './scope.js';
 import { deleteNodePhase } from './node-deletion.js';
 import { drainNodePhase } from './drain-phase.js';
+import { waitForVolumeDetachPhase } from './volume-detach-phase.js';
 import { computeMachineStatus } from './status.js';
 
 export const MACHINE_FINALIZER = 'machine.cluster.x-k8s.io';
@@ -43,6 +44,7 @@ export const machineReconciler: ReconcilerDefinition<MachineScope> = {
     startDeletionPhase,
     waitForPreDrainHooksPhase,
     drainNodePhase,
+    waitForVolumeDetachPhase,
     waitForPreTerminateHooksPhase,
     deleteInfrastructurePhase,
     deleteBootstrapPhase,

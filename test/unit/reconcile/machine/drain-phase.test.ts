@@ -220,3 +220,75 @@ describe('a deleted Machine drains its Node first', () => {
     expect(await ctx.store.get(KEY)).toBeUndefined();
   });
 });
+
+describe('then waits for its Node\'s volumes to detach', () => {
+  const volume = (name: string, claim: string): WorkloadObject => ({
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    metadata: { name },
+    spec: { csi: { driver: 'ebs.csi.aws.com', volumeHandle: `vol-${name}` }, claimRef: { kind: 'PersistentVolumeClaim', namespace: 'default', name: claim } },
+  });
+  const attachment = (pv: string): WorkloadObject => ({
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'VolumeAttachment',
+    metadata: { name: `va-${pv}` },
+    spec: { attacher: 'ebs.csi.aws.com', nodeName: NODE, source: { persistentVolumeName: pv } },
+    status: { attached: true },
+  });
+  const using = (name: string, claim: string, labels: Record<string, string> = {}): WorkloadObject => {
+    const p = pod(name, { labels });
+    p.spec = { nodeName: NODE, volumes: [{ name: 'data', persistentVolumeClaim: { claimName: claim } }] };
+    return p;
+  };
+
+  it('a volume still attached holds the Machine; once its Pod is evicted the volume detaches and the Machine goes', async () => {
+    const { ctx, workload, overrides, deleting } = await setup({ objects: [volume('pv-db', 'data-db'), attachment('pv-db'), using('db-0', 'data-db')] });
+    // The attach/detach controller is slow this time: the attachment outlives the Pod.
+    const evict = workload.evictPod.bind(workload);
+    overrides.evictPod = async (cluster, target, options) => {
+      const attached = workload.objects.list(CLUSTER, 'storage.k8s.io/v1', 'VolumeAttachment');
+      const outcome = await evict(cluster, target, options);
+      await workload.applyObjects(CLUSTER, attached, { mode: 'CreateOnly' });
+      return outcome;
+    };
+    await runReconcile(machineReconciler, ctx, KEY);
+    ctx.clock.advanceSeconds(20);
+    expect((await runReconcile(machineReconciler, ctx, KEY)).requeueAfterSeconds).toBe(20);
+    const started = `${ctx.clock.now().toISOString().slice(0, 19)}Z`;
+    expect(await deleting()).toMatchObject({ reason: 'WaitingForVolumeDetach', message: `Waiting for Node volumes to be detached (started at ${started})\n* PersistentVolumeClaims: default/data-db` });
+    expect((await ctx.store.get(KEY))?.status?.deletion).toMatchObject({ waitForNodeVolumeDetachStartTime: started });
+
+    workload.objects.remove(CLUSTER, attachment('pv-db'));
+    ctx.clock.advanceSeconds(20);
+    await runReconcile(machineReconciler, ctx, KEY);
+    expect(await ctx.store.get(KEY)).toBeUndefined();
+  });
+
+  it('evicting the last Pod that uses a claim detaches its volume at once in the simulation: no wait', async () => {
+    const { ctx } = await setup({ objects: [volume('pv-db', 'data-db'), attachment('pv-db'), using('db-0', 'data-db')] });
+    await runReconcile(machineReconciler, ctx, KEY);
+    ctx.clock.advanceSeconds(20);
+    await runReconcile(machineReconciler, ctx, KEY);
+    expect(await ctx.store.get(KEY)).toBeUndefined();
+  });
+
+  it('the volume of a Pod the drain leaves is not waited for: the Machine goes in one run', async () => {
+    const { ctx } = await setup({ objects: [volume('pv-db', 'data-db'), attachment('pv-db'), using('db-0', 'data-db', { 'cluster.x-k8s.io/drain': 'skip' })] });
+    await runReconcile(machineReconciler, ctx, KEY);
+    expect(await ctx.store.get(KEY)).toBeUndefined();
+  });
+
+  it.for([
+    ['no gate: an attachment whose volume is unknown is waited for', {}, 0, true],
+    ['exclude-wait-for-node-volume-detach: not waited for', { annotations: { 'machine.cluster.x-k8s.io/exclude-wait-for-node-volume-detach': '' } }, 0, false],
+    ['past nodeVolumeDetachTimeoutSeconds: no longer waited for', { deletion: { nodeVolumeDetachTimeoutSeconds: 5 } }, 6, false],
+    ['within nodeVolumeDetachTimeoutSeconds: still waited for', { deletion: { nodeVolumeDetachTimeoutSeconds: 5 } }, 4, true],
+  ] as const)('%s', async ([, shape, after, held], context) => {
+    const { ctx, deleting } = await setup({ ...shape, objects: [attachment('pv-unknown')] });
+    await runReconcile(machineReconciler, ctx, KEY);
+    ctx.clock.advanceSeconds(after);
+    await runReconcile(machineReconciler, ctx, KEY);
+    context.expect((await ctx.store.get(KEY)) !== undefined).toBe(held);
+    if (held) context.expect((await deleting())?.message).toContain('* VolumeAttachment with .spec.source.persistentVolumeName not matching a PersistentVolume: pv-unknown');
+  });
+});

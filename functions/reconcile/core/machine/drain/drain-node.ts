@@ -12,7 +12,7 @@ import type { Clock } from '../../../../../shared/ports/clock.js';
 import type { EvictionOutcome, WorkloadCluster, WorkloadClusterRef, WorkloadNode, WorkloadPod } from '../../../../../shared/ports/workload-cluster.js';
 import { drainRulesFor } from './drain-rules.js';
 import { type EvictionResult, drainCompleted, planEvictions } from './evictions.js';
-import { type DrainFacts, daemonSetOf, filterPods, isFinished } from './pod-filters.js';
+import { type DrainFacts, type PodToDrain, daemonSetOf, filterPods, isFinished } from './pod-filters.js';
 
 /** Evictions stop after this long in one pass; the rest are retried in the next. */
 export const EVICTION_BUDGET_MS = 10_000;
@@ -40,10 +40,9 @@ export async function drainNodePass(workload: WorkloadCluster, target: DrainTarg
 
   const pods = await workload.listPodsOnNode(cluster, node.name);
   if (pods.length === 0) return { state: 'Drained' };
-  const facts = await drainFacts(workload, target, pods, clock.now(), unreachable);
-  if ('failed' in facts) return { state: 'Failed', message: `failed to get Pods for eviction: ${facts.failed}` };
-  const { items, errors } = filterPods(pods, facts);
-  if (errors.length > 0) return { state: 'Failed', message: `failed to get Pods for eviction: ${errors.join('; ')}` };
+  const judged = await judgePods(workload, target, pods, clock.now(), unreachable);
+  if ('failed' in judged) return { state: 'Failed', message: `failed to get Pods for eviction: ${judged.failed}` };
+  const { items } = judged;
   if (!items.some((i) => i.status.behavior === 'Drain' || i.status.behavior === 'WaitCompleted')) return { state: 'Drained' };
 
   const plan = planEvictions(items);
@@ -76,6 +75,17 @@ function record(result: EvictionResult, pod: WorkloadPod, outcome: EvictionOutco
 
 function addFailure(result: EvictionResult, reason: string, pod: WorkloadPod): void {
   result.failed.set(reason, [...(result.failed.get(reason) ?? []), pod]);
+}
+
+/**
+ * Every Pod with what a drain does with it (Cluster API's GetPodsForEviction), or why it cannot
+ * say: rules that cannot be trusted, Pods it cannot judge.
+ */
+export async function judgePods(workload: WorkloadCluster, target: DrainTarget, pods: readonly WorkloadPod[], now: Date, unreachable: boolean): Promise<{ items: PodToDrain[] } | { failed: string }> {
+  const facts = await drainFacts(workload, target, pods, now, unreachable);
+  if ('failed' in facts) return facts;
+  const { items, errors } = filterPods(pods, facts);
+  return errors.length > 0 ? { failed: errors.join('; ') } : { items };
 }
 
 /** What the filters need, read from the workload cluster and the store; rules that cannot be trusted stop the drain. */

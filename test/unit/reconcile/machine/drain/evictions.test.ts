@@ -8,7 +8,7 @@ import type { WorkloadPod } from '../../../../../shared/ports/workload-cluster.j
 import { type EvictionResult, drainCompleted, drainConditionMessage, planEvictions, podList } from '../../../../../functions/reconcile/core/machine/drain/evictions.js';
 import type { PodDrainStatus } from '../../../../../functions/reconcile/core/machine/drain/pod-filters.js';
 
-const pod = (name: string, fields: Partial<WorkloadPod> = {}): WorkloadPod => ({ namespace: 'default', name, labels: {}, annotations: {}, localStorage: false, ...fields });
+const pod = (name: string, fields: Partial<WorkloadPod> = {}): WorkloadPod => ({ namespace: 'default', name, labels: {}, annotations: {}, localStorage: false, persistentVolumeClaims: [], ...fields });
 const drain = (order?: number): PodDrainStatus => ({ behavior: 'Drain', reason: 'Okay', ...(order !== undefined ? { order } : {}) });
 const names = (pods: readonly WorkloadPod[]) => pods.map((p) => p.name);
 

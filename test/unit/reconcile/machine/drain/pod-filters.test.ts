@@ -17,6 +17,7 @@ const pod = (fields: Partial<WorkloadPod> = {}): WorkloadPod => ({
   controller: { kind: 'ReplicaSet', name: 'web-abc' },
   phase: 'Running',
   localStorage: false,
+  persistentVolumeClaims: [],
   ...fields,
 });
 
