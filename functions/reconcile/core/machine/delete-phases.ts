@@ -2,6 +2,7 @@
 
 import type { ObjectKey } from '../../../../shared/contracts/object.js';
 import { isDeleting } from '../../../../shared/contracts/object.js';
+import { timestamp } from '../../../../shared/ports/clock.js';
 import { readReference, referenceKey } from '../../engine/references/object-reference.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import type { MachineScope } from './scope.js';
@@ -9,6 +10,8 @@ import type { MachineScope } from './scope.js';
 export const PRE_DRAIN_HOOK_PREFIX = 'pre-drain.delete.hook.machine.cluster.x-k8s.io';
 export const PRE_TERMINATE_HOOK_PREFIX = 'pre-terminate.delete.hook.machine.cluster.x-k8s.io';
 export const DELETE_WAIT_REQUEUE_SECONDS = 5;
+/** status.deletion's field for when the pre-terminate hooks began to be waited for. */
+export const PRE_TERMINATE_HOOK_START_TIME = 'waitForPreTerminateHookStartTime';
 
 /** Annotation keys of `prefix` (`prefix` or `prefix/<name>`), sorted. */
 export function hooksWithPrefix(annotations: Record<string, string> | undefined, prefix: string): string[] {
@@ -25,17 +28,19 @@ export function startDeletionPhase(s: MachineScope): PhaseResult {
   return {};
 }
 
-function hookPhase(prefix: string, reason: string, what: string) {
+/** Waits while hooks of `prefix` remain, recording when the wait began in `status.deletion[startTimeField]` (as Cluster API does). */
+function hookPhase(prefix: string, reason: string, what: string, startTimeField: string) {
   return (s: MachineScope): PhaseResult => {
     const hooks = hooksWithPrefix(s.object.metadata.annotations, prefix);
     if (hooks.length === 0) return {};
+    s.deletion[startTimeField] ??= timestamp(s.ctx.clock);
     s.conditions.push({ type: 'Deleting', status: 'True', reason, message: `waiting for ${what} hook(s): ${hooks.join(', ')}` });
     return { stop: true };
   };
 }
 
-export const waitForPreDrainHooksPhase = hookPhase(PRE_DRAIN_HOOK_PREFIX, 'WaitingForPreDrainHook', 'pre-drain');
-export const waitForPreTerminateHooksPhase = hookPhase(PRE_TERMINATE_HOOK_PREFIX, 'WaitingForPreTerminateHook', 'pre-terminate');
+export const waitForPreDrainHooksPhase = hookPhase(PRE_DRAIN_HOOK_PREFIX, 'WaitingForPreDrainHook', 'pre-drain', 'waitForPreDrainHookStartTime');
+export const waitForPreTerminateHooksPhase = hookPhase(PRE_TERMINATE_HOOK_PREFIX, 'WaitingForPreTerminateHook', 'pre-terminate', PRE_TERMINATE_HOOK_START_TIME);
 
 /**
  * Deletes the object if it still exists. `gone` when it is; otherwise whether this Machine owns

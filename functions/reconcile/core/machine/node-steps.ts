@@ -2,8 +2,9 @@
  * What the two steps a deleted Machine takes with its Node before its infrastructure goes (drain,
  * then waiting for its volumes to detach) share (Cluster API's isNodeDrainAllowed and
  * isNodeVolumeDetachingAllowed): neither runs when the Machine carries the step's exclude
- * annotation, when its Node may not be deleted at all (node-deletion.ts), when its InfraMachine is
- * gone or going, or once the step's timeout (`spec.deletion.*TimeoutSeconds`, 0 or unset: none)
+ * annotation, once the pre-terminate hooks are waited for (the Node steps are done), when its
+ * Node may not be deleted at all (node-deletion.ts), when its InfraMachine is gone or going, or
+ * once the step's timeout (`spec.deletion.*TimeoutSeconds`, 0 or unset: none)
  * has passed since the step began (`status.deletion.*StartTime`, written the first time it runs).
  * A step that waits holds the Machine (`Deleting=True` with its reason) and looks again in 20 s.
  */
@@ -13,6 +14,7 @@ import { timestamp } from '../../../../shared/ports/clock.js';
 import type { WorkloadClusterRef } from '../../../../shared/ports/workload-cluster.js';
 import { readReference, referenceKey } from '../../engine/references/object-reference.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
+import { PRE_TERMINATE_HOOK_START_TIME } from './delete-phases.js';
 import { whyNodeStays } from './node-deletion.js';
 import type { MachineScope } from './scope.js';
 
@@ -32,6 +34,8 @@ export async function beginNodeStep(s: MachineScope, step: NodeStep): Promise<{ 
   const providerID = stringAt(s.object, 'spec', 'providerID');
   if (!stringAt(s.object, 'status', 'nodeRef', 'name') || !clusterName || !providerID) return undefined;
   if (s.object.metadata.annotations?.[step.excludeAnnotation] !== undefined) return undefined;
+  // Past the drain and the volumes already: the pre-terminate hooks are being waited for.
+  if (s.deletion[PRE_TERMINATE_HOOK_START_TIME] !== undefined) return undefined;
   if (await whyNodeStays(s, clusterName)) return undefined;
   const infraRef = readReference(s.object, 'spec', 'infrastructureRef');
   const infra = infraRef ? await s.ctx.store.get(referenceKey(infraRef, s.object.metadata.namespace)) : undefined;

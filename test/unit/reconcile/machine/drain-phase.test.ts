@@ -214,6 +214,15 @@ describe('a deleted Machine drains its Node first', () => {
     expect((await deleting())?.message).toMatch(/^Error draining Node w1-node: failed to get Pods for eviction: failed to get matching MachineDrainRules: invalid selectors in MachineDrainRule broken: spec\.pods\[0\]\.selector/);
   });
 
+  it('once the pre-terminate hooks are waited for, the Node is not drained again', async () => {
+    const { ctx, workload, podsLeft } = await setup({ annotations: { 'pre-terminate.delete.hook.machine.cluster.x-k8s.io/backup': '' } });
+    await runReconcile(machineReconciler, ctx, KEY);
+    expect((await ctx.store.get(KEY))?.status?.deletion).toHaveProperty('waitForPreTerminateHookStartTime');
+    await workload.applyObjects(CLUSTER, [pod('late')], { mode: 'CreateOnly' });
+    await runReconcile(machineReconciler, ctx, KEY);
+    expect(podsLeft()).toEqual(['late']);
+  });
+
   it('a Node with nothing to evict is drained in the same run: the Machine goes at once', async () => {
     const { ctx } = await setup({ objects: [daemonSet, pod('agent-x', { controller: 'DaemonSet', namespace: 'kube-system' })] });
     await runReconcile(machineReconciler, ctx, KEY);

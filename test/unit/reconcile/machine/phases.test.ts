@@ -208,10 +208,10 @@ describe('reconcileNodePhase: the Node is synced from its Machine', () => {
 describe('machine deletion', () => {
   const key = { group: 'cluster.x-k8s.io', kind: 'Machine', namespace: 'default', name: 'm1' };
 
-  it.each<[string, Record<string, string>, string]>([
-    ['pre-drain hook', { 'pre-drain.delete.hook.machine.cluster.x-k8s.io/keep': 'me' }, 'WaitingForPreDrainHook'],
-    ['pre-terminate hook', { 'pre-terminate.delete.hook.machine.cluster.x-k8s.io/kcp-cleanup': '' }, 'WaitingForPreTerminateHook'],
-  ])('waits on a %s and keeps the infrastructure', async (_name, annotations, reason) => {
+  it.each<[string, Record<string, string>, string, string]>([
+    ['pre-drain hook', { 'pre-drain.delete.hook.machine.cluster.x-k8s.io/keep': 'me' }, 'WaitingForPreDrainHook', 'waitForPreDrainHookStartTime'],
+    ['pre-terminate hook', { 'pre-terminate.delete.hook.machine.cluster.x-k8s.io/kcp-cleanup': '' }, 'WaitingForPreTerminateHook', 'waitForPreTerminateHookStartTime'],
+  ])('waits on a %s, records since when, and keeps the infrastructure', async (_name, annotations, reason, startTime) => {
     const ctx = testContext();
     await ctx.store.create(inMemoryMachine());
     await ctx.store.create({ ...machine({ ...infraRef(), bootstrap: { dataSecretName: 's' } }), metadata: { name: 'm1', namespace: 'default', annotations } });
@@ -221,7 +221,12 @@ describe('machine deletion', () => {
     const m = await ctx.store.get(key);
     expect(m?.metadata.finalizers).toEqual(['machine.cluster.x-k8s.io']);
     expect(m?.status?.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'Deleting', reason })]));
+    expect(m?.status?.deletion).toEqual({ [startTime]: `${ctx.clock.now().toISOString().slice(0, 19)}Z` });
     expect(await ctx.store.get({ group: INFRA, kind: 'InMemoryMachine', namespace: 'default', name: 'm1' })).toBeDefined();
+    // Later runs keep the time the wait began.
+    ctx.clock.advanceSeconds(30);
+    await runReconcile(machineReconciler, ctx, key);
+    expect((await ctx.store.get(key))?.status?.deletion).toEqual(m?.status?.deletion);
   });
 
   it('deletes the InfraMachine, then drops the finalizer', async () => {
