@@ -191,6 +191,11 @@ export interface Ec2Instances {
   describeInstanceTypes(instanceTypes: readonly string[]): Promise<InstanceTypeInfo[]>;
   runInstance(request: RunInstanceRequest): Promise<Instance>;
   terminateInstances(ids: readonly string[]): Promise<void>;
+  /**
+   * Tags an instance (CreateTags) and removes tags from it (DeleteTags, each only while it still
+   * has the value given, as EC2 does); nothing to change is no call.
+   */
+  updateInstanceTags(instanceId: string, change: { create: Tags; delete: Tags }): Promise<void>;
 }
 
 export interface Ec2Network {

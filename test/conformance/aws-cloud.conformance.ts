@@ -155,6 +155,26 @@ export function describeAwsCloudConformance(name: string, make: () => Promise<Aw
       expect(described?.metadataOptions).toEqual(metadataOptions);
     });
 
+    it('retags an instance: creates and changes tags, deletes one only while it has the value given', async () => {
+      const t = await make();
+      const { subnet, group } = await network(t);
+      const name = `retag-${unique()}`;
+      const launched = await t.cloud.ec2.runInstance({
+        clientToken: unique(),
+        imageId: t.imageId,
+        instanceType: 't3.micro',
+        subnetId: subnet.id,
+        securityGroupIds: [group.id],
+        userData: Buffer.from('#cloud-config\n').toString('base64'),
+        tags: { Name: name, team: 'a', cost: 'x', keep: 'v' },
+      });
+      await t.cloud.ec2.updateInstanceTags(launched.id, { create: { team: 'b', env: 'prod' }, delete: { cost: 'x', keep: 'other' } });
+      const [described] = await t.cloud.ec2.describeInstances({ ids: [launched.id] });
+      expect(described?.tags).toEqual({ Name: name, team: 'b', env: 'prod', keep: 'v' });
+      // Nothing to change sends nothing (moto tags even an unknown id, so that refusal is not compared here).
+      await t.cloud.ec2.updateInstanceTags(launched.id, { create: {}, delete: {} });
+    });
+
     it.each([
       ['t3.large', { instanceType: 't3.large', defaultVCpus: 2, memoryMiB: 8192, architectures: ['x86_64'] }],
       ['m6g.xlarge', { instanceType: 'm6g.xlarge', defaultVCpus: 4, memoryMiB: 16384, architectures: ['arm64'] }],

@@ -53,6 +53,11 @@ describe('AWS provider in the stack', () => {
     expect(valueAt(launch?.condition, 'StringEquals', 'aws:RequestTag/capless.io/managed')).toBe('true');
     const terminate = statements.find((s) => s.actions.includes('ec2:TerminateInstances'));
     expect(valueAt(terminate?.condition, 'StringEquals', 'ec2:ResourceTag/capless.io/managed')).toBe('true');
+    // Retagging a running instance: only capless's instances, never capless's own tag.
+    const retag = statements.find((s) => s.actions.includes('ec2:DeleteTags'));
+    expect(retag?.actions).toEqual(expect.arrayContaining(['ec2:CreateTags', 'ec2:DeleteTags']));
+    expect(valueAt(retag?.condition, 'StringEquals', 'ec2:ResourceTag/capless.io/managed')).toBe('true');
+    expect(valueAt(retag?.condition, 'ForAllValues:StringNotEquals', 'aws:TagKeys')).toEqual(expect.arrayContaining(['capless.io/managed']));
   });
 
   it.each([

@@ -1,6 +1,8 @@
 /** Instances on EC2 through the SDK. */
 
 import {
+  CreateTagsCommand,
+  DeleteTagsCommand,
   DescribeImagesCommand,
   DescribeInstancesCommand,
   DescribeInstanceTypesCommand,
@@ -8,6 +10,7 @@ import {
   RunInstancesCommand,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
+import type { Tags } from '../../../contracts/providers/aws/aws-tags.js';
 import type { Ec2Instances, Filter, Image, Instance, InstanceTypeInfo, Query, RunInstanceRequest } from '../../../ports/ec2.js';
 import { blockDeviceMapping, describableInstanceTypes, filtersOf, instanceOf, instanceType, metadataOptionsRequest, queryInput, tagSpecifications } from './ec2-shapes.js';
 import { sdkCall } from './sdk-errors.js';
@@ -95,5 +98,15 @@ export class SdkEc2Instances implements Ec2Instances {
   async terminateInstances(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     await sdkCall('TerminateInstances', () => this.client.send(new TerminateInstancesCommand({ InstanceIds: [...ids] })));
+  }
+
+  async updateInstanceTags(instanceId: string, change: { create: Tags; delete: Tags }): Promise<void> {
+    const asTags = (tags: Tags) => Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
+    if (Object.keys(change.create).length > 0) {
+      await sdkCall('CreateTags', () => this.client.send(new CreateTagsCommand({ Resources: [instanceId], Tags: asTags(change.create) })));
+    }
+    if (Object.keys(change.delete).length > 0) {
+      await sdkCall('DeleteTags', () => this.client.send(new DeleteTagsCommand({ Resources: [instanceId], Tags: asTags(change.delete) })));
+    }
   }
 }

@@ -6,6 +6,7 @@
  * `describeLagCalls` (eventual consistency: a new instance is invisible to that many describes).
  */
 
+import type { Tags } from '../../../contracts/providers/aws/aws-tags.js';
 import { CloudApiError } from '../../../errors/index.js';
 import type { BlockDeviceVolume, Ec2, Filter, Image, Instance, InstanceState, InstanceTypeInfo, Query, RunInstanceRequest } from '../../../ports/ec2.js';
 import { select } from './filters.js';
@@ -152,6 +153,14 @@ export class InMemoryEc2 extends InMemoryEc2SecurityGroups implements Ec2 {
       const instance = this.instances.get(id);
       if (instance && instance.state !== 'terminated') instance.state = 'shutting-down';
     }
+  }
+
+  async updateInstanceTags(instanceId: string, change: { create: Tags; delete: Tags }): Promise<void> {
+    const instance = this.instances.get(instanceId);
+    if (!instance) throw new CloudApiError('CreateTags', 'InvalidInstanceID.NotFound', `The instance ID '${instanceId}' does not exist`);
+    // DeleteTags with a value removes the tag only while it has that value.
+    const kept = Object.entries({ ...instance.tags, ...change.create }).filter(([key, value]) => change.delete[key] !== value);
+    instance.tags = Object.fromEntries(kept);
   }
 
   /** The volumes RunInstances attached to the instance, as asked for. */

@@ -75,6 +75,12 @@ export const AWS_MACHINE_PERMISSIONS: readonly ProviderPermission[] = [
   },
   TAG_ON_CREATE(['RunInstances']),
   { actions: ['ec2:TerminateInstances', 'ec2:ModifyInstanceAttribute'], resources: ['arn:aws:ec2:*:*:instance/*'], conditions: EC2_RESOURCE_TAGGED },
+  // The additional tags of a running instance follow the AWSMachine's; capless's own tag is not one of them.
+  {
+    actions: ['ec2:CreateTags', 'ec2:DeleteTags'],
+    resources: ['arn:aws:ec2:*:*:instance/*'],
+    conditions: { ...EC2_RESOURCE_TAGGED, 'ForAllValues:StringNotEquals': { 'aws:TagKeys': [CAPLESS_MANAGED_TAG] } },
+  },
   { actions: ['iam:PassRole'], resources: ['arn:aws:iam::*:role/*'], conditions: { StringEquals: { 'iam:PassedToService': 'ec2.amazonaws.com' } } },
   { actions: ['secretsmanager:CreateSecret', 'secretsmanager:TagResource'], resources: [SECRETS], conditions: REQUEST_TAGGED },
   { actions: ['secretsmanager:DeleteSecret'], resources: [SECRETS], conditions: RESOURCE_TAGGED },

@@ -57,10 +57,14 @@ export interface InstanceTagInput {
 }
 
 /** An instance's tags: CAPA's set (the machine's additionalTags win over the cluster's), plus capless's. */
+/** CAPA's MachineScope.AdditionalTags: the AWSCluster's, then the AWSMachine's over them (reserved keys left out). */
+export function additionalTags(clusterAdditionalTags: Tags = {}, machineAdditionalTags: Tags = {}): Tags {
+  return { ...withoutReserved(clusterAdditionalTags), ...withoutReserved(machineAdditionalTags) };
+}
+
 export function instanceTags(input: InstanceTagInput): Tags {
   return {
-    ...withoutReserved(input.clusterAdditionalTags ?? {}),
-    ...withoutReserved(input.machineAdditionalTags ?? {}),
+    ...additionalTags(input.clusterAdditionalTags, input.machineAdditionalTags),
     [TAG_NAME]: input.awsMachine,
     [capaClusterTagKey(input.cluster)]: OWNED,
     [TAG_ROLE]: input.controlPlane ? 'control-plane' : 'node',

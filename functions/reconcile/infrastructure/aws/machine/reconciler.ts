@@ -12,6 +12,7 @@ import { loadBalancerAttachPhase } from './load-balancer-phase.js';
 import { ownersPhase, prerequisitesPhase } from './owners-phase.js';
 import { AWS_MACHINE_FINALIZER, type AwsMachineScope, createAwsMachineScope } from './scope.js';
 import { secretsCleanupPhase } from './secrets-phase.js';
+import { tagsPhase } from './tags-phase.js';
 import { awsMachinesOfStateChange } from './state-change-events.js';
 import { computeAwsMachineStatus } from './status.js';
 import { adoptingMachineWatch } from '../../../engine/references/adopting-machine-watch.js';
@@ -21,11 +22,11 @@ export const awsMachineReconciler: ReconcilerDefinition<AwsMachineScope> = {
   finalizer: AWS_MACHINE_FINALIZER,
   watches: [
     adoptingMachineWatch('spec.infrastructureRef', ['spec.bootstrap.dataSecretName', 'spec.failureDomain', 'metadata.ownerReferences', 'status.nodeRef']),
-    // The cluster's network and readiness: what a waiting AWSMachine needs to launch.
-    { kind: AWS_CLUSTER_KIND, by: 'clusterLabel', changes: ['status.ready', 'status.network', 'status.networkStatus'] },
+    // The cluster's network and readiness (what a waiting AWSMachine needs to launch), and the tags its instances carry.
+    { kind: AWS_CLUSTER_KIND, by: 'clusterLabel', changes: ['status.ready', 'status.network', 'status.networkStatus', 'spec.additionalTags'] },
   ],
   createScope: createAwsMachineScope,
-  phases: [ownersPhase, prerequisitesPhase, instancePhase, loadBalancerAttachPhase, secretsCleanupPhase],
+  phases: [ownersPhase, prerequisitesPhase, instancePhase, tagsPhase, loadBalancerAttachPhase, secretsCleanupPhase],
   deletePhases: [deleteInstancePhase],
   computeStatus: computeAwsMachineStatus,
   cloudEvents: awsMachinesOfStateChange,
