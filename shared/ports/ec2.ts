@@ -196,6 +196,15 @@ export interface Ec2Instances {
    * has the value given, as EC2 does); nothing to change is no call.
    */
   updateInstanceTags(instanceId: string, change: { create: Tags; delete: Tags }): Promise<void>;
+  /** The instance's network interfaces and their security groups (DescribeNetworkInterfaces by attachment). */
+  describeInstanceNetworkInterfaces(instanceId: string): Promise<NetworkInterface[]>;
+  /** Replaces a network interface's security groups (ModifyNetworkInterfaceAttribute). */
+  setNetworkInterfaceSecurityGroups(networkInterfaceId: string, groupIds: readonly string[]): Promise<void>;
+}
+
+export interface NetworkInterface {
+  id: string;
+  securityGroupIds: string[];
 }
 
 export interface Ec2Network {

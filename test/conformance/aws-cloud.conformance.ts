@@ -155,6 +155,27 @@ export function describeAwsCloudConformance(name: string, make: () => Promise<Aw
       expect(described?.metadataOptions).toEqual(metadataOptions);
     });
 
+    it("lists an instance's network interfaces with their groups, and replaces an interface's groups", async () => {
+      const t = await make();
+      const { vpc, subnet, group } = await network(t);
+      const other = await t.cloud.ec2.createSecurityGroup({ vpcId: vpc.id, name: `other-${unique()}`, description: 'other', tags: { Name: 'other' } });
+      const launched = await t.cloud.ec2.runInstance({
+        clientToken: unique(),
+        imageId: t.imageId,
+        instanceType: 't3.micro',
+        subnetId: subnet.id,
+        securityGroupIds: [group.id],
+        userData: Buffer.from('#cloud-config\n').toString('base64'),
+        tags: { Name: `eni-${unique()}` },
+      });
+      const [eni, ...more] = await t.cloud.ec2.describeInstanceNetworkInterfaces(launched.id);
+      expect(more).toEqual([]);
+      expect(eni?.securityGroupIds).toEqual([group.id]);
+      await t.cloud.ec2.setNetworkInterfaceSecurityGroups(eni?.id ?? '', [group.id, other.id]);
+      const [after] = await t.cloud.ec2.describeInstanceNetworkInterfaces(launched.id);
+      expect([...(after?.securityGroupIds ?? [])].sort()).toEqual([group.id, other.id].sort());
+    });
+
     it('retags an instance: creates and changes tags, deletes one only while it has the value given', async () => {
       const t = await make();
       const { subnet, group } = await network(t);

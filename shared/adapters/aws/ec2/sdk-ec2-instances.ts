@@ -6,12 +6,14 @@ import {
   DescribeImagesCommand,
   DescribeInstancesCommand,
   DescribeInstanceTypesCommand,
+  DescribeNetworkInterfacesCommand,
   type EC2Client,
+  ModifyNetworkInterfaceAttributeCommand,
   RunInstancesCommand,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
 import type { Tags } from '../../../contracts/providers/aws/aws-tags.js';
-import type { Ec2Instances, Filter, Image, Instance, InstanceTypeInfo, Query, RunInstanceRequest } from '../../../ports/ec2.js';
+import type { Ec2Instances, Filter, Image, Instance, InstanceTypeInfo, NetworkInterface, Query, RunInstanceRequest } from '../../../ports/ec2.js';
 import { blockDeviceMapping, describableInstanceTypes, filtersOf, instanceOf, instanceType, metadataOptionsRequest, queryInput, tagSpecifications } from './ec2-shapes.js';
 import { sdkCall } from './sdk-errors.js';
 
@@ -98,6 +100,25 @@ export class SdkEc2Instances implements Ec2Instances {
   async terminateInstances(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     await sdkCall('TerminateInstances', () => this.client.send(new TerminateInstancesCommand({ InstanceIds: [...ids] })));
+  }
+
+  async describeInstanceNetworkInterfaces(instanceId: string): Promise<NetworkInterface[]> {
+    const interfaces: NetworkInterface[] = [];
+    let NextToken: string | undefined;
+    do {
+      const page = await sdkCall('DescribeNetworkInterfaces', () =>
+        this.client.send(new DescribeNetworkInterfacesCommand({ Filters: [{ Name: 'attachment.instance-id', Values: [instanceId] }], ...(NextToken ? { NextToken } : {}) })),
+      );
+      for (const eni of page.NetworkInterfaces ?? []) {
+        if (eni.NetworkInterfaceId) interfaces.push({ id: eni.NetworkInterfaceId, securityGroupIds: (eni.Groups ?? []).flatMap((g) => g.GroupId ?? []) });
+      }
+      NextToken = page.NextToken;
+    } while (NextToken);
+    return interfaces;
+  }
+
+  async setNetworkInterfaceSecurityGroups(networkInterfaceId: string, groupIds: readonly string[]): Promise<void> {
+    await sdkCall('ModifyNetworkInterfaceAttribute', () => this.client.send(new ModifyNetworkInterfaceAttributeCommand({ NetworkInterfaceId: networkInterfaceId, Groups: [...groupIds] })));
   }
 
   async updateInstanceTags(instanceId: string, change: { create: Tags; delete: Tags }): Promise<void> {

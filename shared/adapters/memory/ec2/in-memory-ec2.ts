@@ -8,7 +8,7 @@
 
 import type { Tags } from '../../../contracts/providers/aws/aws-tags.js';
 import { CloudApiError } from '../../../errors/index.js';
-import type { BlockDeviceVolume, Ec2, Filter, Image, Instance, InstanceState, InstanceTypeInfo, Query, RunInstanceRequest } from '../../../ports/ec2.js';
+import type { BlockDeviceVolume, Ec2, Filter, Image, Instance, InstanceState, InstanceTypeInfo, NetworkInterface, Query, RunInstanceRequest } from '../../../ports/ec2.js';
 import { select } from './filters.js';
 import type { InMemoryNetworkOptions } from './in-memory-network.js';
 import { KNOWN_INSTANCE_TYPES } from './instance-types.js';
@@ -163,6 +163,23 @@ export class InMemoryEc2 extends InMemoryEc2SecurityGroups implements Ec2 {
     instance.tags = Object.fromEntries(kept);
   }
 
+  /** One network interface per instance (`eni-` and the instance's hex), carrying the instance's groups. */
+  async describeInstanceNetworkInterfaces(instanceId: string): Promise<NetworkInterface[]> {
+    const instance = this.instances.get(instanceId);
+    if (!instance || instance.state === 'terminated') return [];
+    return [{ id: networkInterfaceIdOf(instance.id), securityGroupIds: [...instance.securityGroupIds] }];
+  }
+
+  async setNetworkInterfaceSecurityGroups(networkInterfaceId: string, groupIds: readonly string[]): Promise<void> {
+    const instance = [...this.instances.values()].find((i) => networkInterfaceIdOf(i.id) === networkInterfaceId && i.state !== 'terminated');
+    if (!instance) throw new CloudApiError('ModifyNetworkInterfaceAttribute', 'InvalidNetworkInterfaceID.NotFound', `The networkInterface ID '${networkInterfaceId}' does not exist`);
+    for (const groupId of groupIds) {
+      const group = this.securityGroups.get(groupId);
+      if (!group || group.vpcId !== instance.vpcId) throw new CloudApiError('ModifyNetworkInterfaceAttribute', 'InvalidGroup.NotFound', `The security group '${groupId}' does not exist in VPC '${instance.vpcId ?? ''}'`);
+    }
+    instance.securityGroupIds = [...groupIds];
+  }
+
   /** The volumes RunInstances attached to the instance, as asked for. */
   volumesOf(instanceId: string): BlockDeviceVolume[] | undefined {
     return structuredClone(this.instances.get(instanceId)?.volumes);
@@ -196,4 +213,8 @@ export class InMemoryEc2 extends InMemoryEc2SecurityGroups implements Ec2 {
 function publicView(instance: StoredInstance): Instance {
   const { clientToken: _token, userData: _userData, volumes: _volumes, hiddenFor: _hidden, ...rest } = instance;
   return structuredClone(rest);
+}
+
+function networkInterfaceIdOf(instanceId: string): string {
+  return `eni-${instanceId.slice('i-'.length)}`;
 }

@@ -75,6 +75,10 @@ export const AWS_MACHINE_PERMISSIONS: readonly ProviderPermission[] = [
   },
   TAG_ON_CREATE(['RunInstances']),
   { actions: ['ec2:TerminateInstances', 'ec2:ModifyInstanceAttribute'], resources: ['arn:aws:ec2:*:*:instance/*'], conditions: EC2_RESOURCE_TAGGED },
+  // The security groups of a running instance's interfaces follow the AWSMachine's: only capless's
+  // interfaces, with any group (the additional groups are the user's own).
+  { actions: ['ec2:ModifyNetworkInterfaceAttribute'], resources: ['arn:aws:ec2:*:*:network-interface/*'], conditions: EC2_RESOURCE_TAGGED },
+  { actions: ['ec2:ModifyNetworkInterfaceAttribute'], resources: ['arn:aws:ec2:*:*:security-group/*'] },
   // The additional tags of a running instance follow the AWSMachine's; capless's own tag is not one of them.
   {
     actions: ['ec2:CreateTags', 'ec2:DeleteTags'],

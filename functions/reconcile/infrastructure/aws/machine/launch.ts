@@ -7,7 +7,7 @@
  * A crash between any two steps leaves state the next run recognises.
  */
 
-import { booleanAt, numberAt, recordAt, stringAt } from '../../../../../shared/contracts/json.js';
+import { booleanAt, numberAt, recordAt, stringAt, stringEntriesOf } from '../../../../../shared/contracts/json.js';
 import type { StoredObject } from '../../../../../shared/contracts/object.js';
 import { instanceTags, type Tags, userDataSecretTags } from '../../../../../shared/contracts/providers/aws/aws-tags.js';
 import { CloudApiError } from '../../../../../shared/errors/index.js';
@@ -21,11 +21,6 @@ import type { AwsMachineScope } from './scope.js';
 import { chosenSubnet, coreSecurityGroups } from './placement.js';
 import { planUserData } from './user-data.js';
 
-function tagsRecord(value: unknown): Tags {
-  if (typeof value !== 'object' || value === null) return {};
-  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
-}
-
 export function tagsFor(s: AwsMachineScope, clusterName: string): Tags {
   return instanceTags({
     cluster: clusterName,
@@ -33,8 +28,8 @@ export function tagsFor(s: AwsMachineScope, clusterName: string): Tags {
     namespace: s.object.metadata.namespace,
     machine: s.machine?.metadata.name ?? s.object.metadata.name,
     controlPlane: s.controlPlane,
-    clusterAdditionalTags: tagsRecord(s.awsCluster?.spec?.additionalTags),
-    machineAdditionalTags: tagsRecord(s.object.spec?.additionalTags),
+    clusterAdditionalTags: stringEntriesOf(s.awsCluster?.spec?.additionalTags),
+    machineAdditionalTags: stringEntriesOf(s.object.spec?.additionalTags),
   });
 }
 

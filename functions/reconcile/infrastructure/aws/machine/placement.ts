@@ -26,11 +26,19 @@ export function chosenSubnet(s: AwsMachineScope, network: ClusterNetwork): strin
   return subnet.id;
 }
 
-/** `node` and `lb`, plus `controlplane` for control-plane machines, plus additionalSecurityGroups by id. */
-export function coreSecurityGroups(s: AwsMachineScope, network: ClusterNetwork): string[] {
+/** CAPA's core security groups: `node` and `lb`, plus `controlplane` for control-plane machines. */
+export function roleSecurityGroups(s: AwsMachineScope, network: ClusterNetwork): string[] {
   const roles = s.controlPlane ? (['controlplane', 'node', 'lb'] as const) : (['node', 'lb'] as const);
-  const core = roles.flatMap((role) => (network.securityGroups[role] ? [network.securityGroups[role]] : []));
+  return roles.flatMap((role) => (network.securityGroups[role] ? [network.securityGroups[role]] : []));
+}
+
+/** The ids of `spec.additionalSecurityGroups` (filters are refused before a launch). */
+export function additionalSecurityGroupIds(s: AwsMachineScope): string[] {
   const extra = valueAt(s.object, 'spec', 'additionalSecurityGroups');
-  const additional = Array.isArray(extra) ? extra.flatMap((g) => (typeof valueAt(g, 'id') === 'string' ? [String(valueAt(g, 'id'))] : [])) : [];
-  return [...new Set([...core, ...additional])];
+  return Array.isArray(extra) ? extra.flatMap((g) => (typeof valueAt(g, 'id') === 'string' ? [String(valueAt(g, 'id'))] : [])) : [];
+}
+
+/** What an instance is launched with: the core groups and the additional ones. */
+export function coreSecurityGroups(s: AwsMachineScope, network: ClusterNetwork): string[] {
+  return [...new Set([...roleSecurityGroups(s, network), ...additionalSecurityGroupIds(s)])];
 }

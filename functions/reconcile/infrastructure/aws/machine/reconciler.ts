@@ -12,6 +12,7 @@ import { loadBalancerAttachPhase } from './load-balancer-phase.js';
 import { ownersPhase, prerequisitesPhase } from './owners-phase.js';
 import { AWS_MACHINE_FINALIZER, type AwsMachineScope, createAwsMachineScope } from './scope.js';
 import { secretsCleanupPhase } from './secrets-phase.js';
+import { securityGroupsPhase } from './security-groups-phase.js';
 import { tagsPhase } from './tags-phase.js';
 import { awsMachinesOfStateChange } from './state-change-events.js';
 import { computeAwsMachineStatus } from './status.js';
@@ -26,7 +27,7 @@ export const awsMachineReconciler: ReconcilerDefinition<AwsMachineScope> = {
     { kind: AWS_CLUSTER_KIND, by: 'clusterLabel', changes: ['status.ready', 'status.network', 'status.networkStatus', 'spec.additionalTags'] },
   ],
   createScope: createAwsMachineScope,
-  phases: [ownersPhase, prerequisitesPhase, instancePhase, tagsPhase, loadBalancerAttachPhase, secretsCleanupPhase],
+  phases: [ownersPhase, prerequisitesPhase, instancePhase, tagsPhase, securityGroupsPhase, loadBalancerAttachPhase, secretsCleanupPhase],
   deletePhases: [deleteInstancePhase],
   computeStatus: computeAwsMachineStatus,
   cloudEvents: awsMachinesOfStateChange,

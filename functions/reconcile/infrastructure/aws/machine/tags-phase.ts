@@ -6,26 +6,19 @@
  * with: a tag someone changed by hand stays). Nothing changed, no call and no write. EC2 first,
  * then the annotation: a crash between the two sends the same idempotent calls again.
  */
-import { isRecord } from '../../../../../shared/contracts/json.js';
+import { stringEntriesOf } from '../../../../../shared/contracts/json.js';
 import { additionalTags, type Tags } from '../../../../../shared/contracts/providers/aws/aws-tags.js';
 import { isCloudApiError } from '../../../../../shared/errors/index.js';
-import { updateFresh } from '../../../engine/references/update-fresh.js';
 import type { PhaseResult } from '../../../engine/skeleton/types.js';
+import { lastApplied, recordLastApplied } from './last-applied.js';
 import type { AwsMachineScope } from './scope.js';
 
 export const TAGS_LAST_APPLIED_ANNOTATION = 'sigs.k8s.io/cluster-api-provider-aws-last-applied-tags';
 const TAGS_RETRY_SECONDS = 30;
 
-/** The tags last applied, as the annotation holds them (a value that is not JSON of strings counts as none). */
+/** The tags last applied, as the annotation holds them (values that are not strings are left out). */
 export function lastAppliedTags(annotations: Readonly<Record<string, string>> | undefined): Record<string, string> {
-  const text = annotations?.[TAGS_LAST_APPLIED_ANNOTATION];
-  if (!text) return {};
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return isRecord(parsed) ? Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string')) : {};
-  } catch {
-    return {};
-  }
+  return Object.fromEntries(Object.entries(lastApplied(annotations, TAGS_LAST_APPLIED_ANNOTATION)).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
 /** CAPA's tagsChanged: what to create or update, what to delete, and the annotation's next content. */
@@ -38,7 +31,7 @@ export function tagsChanged(lastApplied: Tags, wanted: Tags): { changed: boolean
 export async function tagsPhase(s: AwsMachineScope): Promise<PhaseResult> {
   const instance = s.instance;
   if (!instance || instance.state === 'terminated' || !s.cloud) return {};
-  const wanted = additionalTags(stringTags(s.awsCluster?.spec?.additionalTags), stringTags(s.object.spec?.additionalTags));
+  const wanted = additionalTags(stringEntriesOf(s.awsCluster?.spec?.additionalTags), stringEntriesOf(s.object.spec?.additionalTags));
   const change = tagsChanged(lastAppliedTags(s.object.metadata.annotations), wanted);
   if (!change.changed) return {};
   try {
@@ -49,16 +42,6 @@ export async function tagsPhase(s: AwsMachineScope): Promise<PhaseResult> {
     s.ctx.logger.warn('failed to ensure the instance tags; will retry', { instance: instance.id, error: error.message });
     return { requeueAfterSeconds: TAGS_RETRY_SECONDS };
   }
-  const text = JSON.stringify(change.next);
-  const written = await updateFresh(s.ctx.store, s.object, (current) =>
-    current.metadata.annotations?.[TAGS_LAST_APPLIED_ANNOTATION] === text
-      ? undefined
-      : { ...current, metadata: { ...current.metadata, annotations: { ...current.metadata.annotations, [TAGS_LAST_APPLIED_ANNOTATION]: text } } },
-  );
-  if (written) s.object = written;
+  await recordLastApplied(s, TAGS_LAST_APPLIED_ANNOTATION, change.next);
   return {};
-}
-
-function stringTags(value: unknown): Tags {
-  return isRecord(value) ? Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string')) : {};
 }

@@ -1,0 +1,28 @@
+/**
+ * CAPA's last-applied annotations on an AWSMachine (JSON objects, as CAPA writes them): what the
+ * reconciler applied to the instance last, so that what a user dropped since can be taken off.
+ */
+import { isRecord } from '../../../../../shared/contracts/json.js';
+import { updateFresh } from '../../../engine/references/update-fresh.js';
+import type { AwsMachineScope } from './scope.js';
+
+/** The annotation's object (a value that is not a JSON object counts as nothing applied). */
+export function lastApplied(annotations: Readonly<Record<string, string>> | undefined, key: string): Record<string, unknown> {
+  const text = annotations?.[key];
+  if (!text) return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return isRecord(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Writes the annotation on a fresh copy of the AWSMachine, unless it already says that. */
+export async function recordLastApplied(s: AwsMachineScope, key: string, content: Record<string, unknown>): Promise<void> {
+  const text = JSON.stringify(content);
+  const written = await updateFresh(s.ctx.store, s.object, (current) =>
+    current.metadata.annotations?.[key] === text ? undefined : { ...current, metadata: { ...current.metadata, annotations: { ...current.metadata.annotations, [key]: text } } },
+  );
+  if (written) s.object = written;
+}
