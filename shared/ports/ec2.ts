@@ -31,6 +31,8 @@ export interface Instance {
   iamInstanceProfileArn?: string;
   /** As EC2 applied them (absent when EC2 says nothing). */
   metadataOptions?: InstanceMetadataOptions;
+  /** The EBS volumes attached (its block device mappings). */
+  volumeIds?: string[];
   tags: Tags;
 }
 
@@ -192,10 +194,12 @@ export interface Ec2Instances {
   runInstance(request: RunInstanceRequest): Promise<Instance>;
   terminateInstances(ids: readonly string[]): Promise<void>;
   /**
-   * Tags an instance (CreateTags) and removes tags from it (DeleteTags, each only while it still
-   * has the value given, as EC2 does); nothing to change is no call.
+   * Tags an instance or volume (CreateTags) and removes tags from it (DeleteTags, each only while
+   * it still has the value given, as EC2 does); nothing to change is no call.
    */
-  updateInstanceTags(instanceId: string, change: { create: Tags; delete: Tags }): Promise<void>;
+  updateResourceTags(resourceId: string, change: { create: Tags; delete: Tags }): Promise<void>;
+  /** These EBS volumes with their tags. */
+  describeVolumes(ids: readonly string[]): Promise<{ id: string; tags: Tags }[]>;
   /** The instance's network interfaces and their security groups (DescribeNetworkInterfaces by attachment). */
   describeInstanceNetworkInterfaces(instanceId: string): Promise<NetworkInterface[]>;
   /** Replaces a network interface's security groups (ModifyNetworkInterfaceAttribute). */

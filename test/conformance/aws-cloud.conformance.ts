@@ -176,7 +176,7 @@ export function describeAwsCloudConformance(name: string, make: () => Promise<Aw
       expect([...(after?.securityGroupIds ?? [])].sort()).toEqual([group.id, other.id].sort());
     });
 
-    it('retags an instance: creates and changes tags, deletes one only while it has the value given', async () => {
+    it('retags an instance and its volume: creates and changes tags, deletes one only while it has the value given', async () => {
       const t = await make();
       const { subnet, group } = await network(t);
       const name = `retag-${unique()}`;
@@ -189,11 +189,17 @@ export function describeAwsCloudConformance(name: string, make: () => Promise<Aw
         userData: Buffer.from('#cloud-config\n').toString('base64'),
         tags: { Name: name, team: 'a', cost: 'x', keep: 'v' },
       });
-      await t.cloud.ec2.updateInstanceTags(launched.id, { create: { team: 'b', env: 'prod' }, delete: { cost: 'x', keep: 'other' } });
+      await t.cloud.ec2.updateResourceTags(launched.id, { create: { team: 'b', env: 'prod' }, delete: { cost: 'x', keep: 'other' } });
       const [described] = await t.cloud.ec2.describeInstances({ ids: [launched.id] });
       expect(described?.tags).toEqual({ Name: name, team: 'b', env: 'prod', keep: 'v' });
       // Nothing to change sends nothing (moto tags even an unknown id, so that refusal is not compared here).
-      await t.cloud.ec2.updateInstanceTags(launched.id, { create: {}, delete: {} });
+      await t.cloud.ec2.updateResourceTags(launched.id, { create: {}, delete: {} });
+      // Its root volume, tagged at launch, is retagged the same way.
+      const volumeIds = described?.volumeIds ?? [];
+      expect(volumeIds.length).toBeGreaterThan(0);
+      await t.cloud.ec2.updateResourceTags(volumeIds[0] ?? '', { create: { team: 'b' }, delete: { cost: 'x' } });
+      const [volume] = await t.cloud.ec2.describeVolumes([volumeIds[0] ?? '']);
+      expect(volume?.tags).toEqual({ Name: name, team: 'b', keep: 'v' });
     });
 
     it.each([

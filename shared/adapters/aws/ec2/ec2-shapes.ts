@@ -62,6 +62,7 @@ export function instanceOf(instance: SdkInstance): Instance {
     securityGroupIds: (instance.SecurityGroups ?? []).flatMap((g) => (g.GroupId ? [g.GroupId] : [])),
     ...(instance.IamInstanceProfile?.Arn ? { iamInstanceProfileArn: instance.IamInstanceProfile.Arn } : {}),
     ...(instance.MetadataOptions ? { metadataOptions: metadataOptionsOf(instance.MetadataOptions) } : {}),
+    volumeIds: (instance.BlockDeviceMappings ?? []).flatMap((mapping) => mapping.Ebs?.VolumeId ?? []),
     tags: tagsOf(instance.Tags),
   };
 }

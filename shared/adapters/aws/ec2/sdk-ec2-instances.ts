@@ -7,6 +7,7 @@ import {
   DescribeInstancesCommand,
   DescribeInstanceTypesCommand,
   DescribeNetworkInterfacesCommand,
+  DescribeVolumesCommand,
   type EC2Client,
   ModifyNetworkInterfaceAttributeCommand,
   RunInstancesCommand,
@@ -14,7 +15,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import type { Tags } from '../../../contracts/providers/aws/aws-tags.js';
 import type { Ec2Instances, Filter, Image, Instance, InstanceTypeInfo, NetworkInterface, Query, RunInstanceRequest } from '../../../ports/ec2.js';
-import { blockDeviceMapping, describableInstanceTypes, filtersOf, instanceOf, instanceType, metadataOptionsRequest, queryInput, tagSpecifications } from './ec2-shapes.js';
+import { blockDeviceMapping, describableInstanceTypes, filtersOf, instanceOf, instanceType, metadataOptionsRequest, queryInput, tagSpecifications, tagsOf } from './ec2-shapes.js';
 import { sdkCall } from './sdk-errors.js';
 
 export class SdkEc2Instances implements Ec2Instances {
@@ -121,13 +122,19 @@ export class SdkEc2Instances implements Ec2Instances {
     await sdkCall('ModifyNetworkInterfaceAttribute', () => this.client.send(new ModifyNetworkInterfaceAttributeCommand({ NetworkInterfaceId: networkInterfaceId, Groups: [...groupIds] })));
   }
 
-  async updateInstanceTags(instanceId: string, change: { create: Tags; delete: Tags }): Promise<void> {
+  async describeVolumes(ids: readonly string[]): Promise<{ id: string; tags: Tags }[]> {
+    if (ids.length === 0) return [];
+    const out = await sdkCall('DescribeVolumes', () => this.client.send(new DescribeVolumesCommand({ VolumeIds: [...ids] })));
+    return (out.Volumes ?? []).flatMap((v) => (v.VolumeId ? [{ id: v.VolumeId, tags: tagsOf(v.Tags) }] : []));
+  }
+
+  async updateResourceTags(resourceId: string, change: { create: Tags; delete: Tags }): Promise<void> {
     const asTags = (tags: Tags) => Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
     if (Object.keys(change.create).length > 0) {
-      await sdkCall('CreateTags', () => this.client.send(new CreateTagsCommand({ Resources: [instanceId], Tags: asTags(change.create) })));
+      await sdkCall('CreateTags', () => this.client.send(new CreateTagsCommand({ Resources: [resourceId], Tags: asTags(change.create) })));
     }
     if (Object.keys(change.delete).length > 0) {
-      await sdkCall('DeleteTags', () => this.client.send(new DeleteTagsCommand({ Resources: [instanceId], Tags: asTags(change.delete) })));
+      await sdkCall('DeleteTags', () => this.client.send(new DeleteTagsCommand({ Resources: [resourceId], Tags: asTags(change.delete) })));
     }
   }
 }

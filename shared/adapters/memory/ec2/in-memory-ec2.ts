@@ -36,6 +36,8 @@ const TRANSITIONS: Partial<Record<InstanceState, InstanceState>> = { pending: 'r
 
 export class InMemoryEc2 extends InMemoryEc2SecurityGroups implements Ec2 {
   readonly instances = new Map<string, StoredInstance>();
+  /** The tags of the instances' EBS volumes, by volume id. */
+  readonly volumeTags = new Map<string, Record<string, string>>();
   readonly images = new Map<string, Image & { tags: Record<string, string> }>();
   private readonly honourClientToken: boolean;
   private readonly describeLagCalls: number;
@@ -137,12 +139,15 @@ export class InMemoryEc2 extends InMemoryEc2SecurityGroups implements Ec2 {
       // EC2 applies what RunInstances asked for, else its own defaults (IMDSv1 allowed, one hop).
       metadataOptions: request.metadataOptions ?? { httpEndpoint: 'enabled', httpProtocolIpv6: 'disabled', httpPutResponseHopLimit: 1, httpTokens: 'optional', instanceMetadataTags: 'disabled' },
       tags: { ...request.tags },
+      // One EBS volume per block device asked for, or the image's root volume.
+      volumeIds: Array.from({ length: Math.max(1, request.volumes?.length ?? 0) }, () => this.ids.next('vol')),
       clientToken: request.clientToken,
       userData: request.userData,
       volumes: structuredClone([...(request.volumes ?? [])]),
       hiddenFor: this.describeLagCalls,
     };
     this.instances.set(instance.id, instance);
+    for (const volumeId of instance.volumeIds ?? []) this.volumeTags.set(volumeId, { ...request.tags });
     return publicView(instance);
   }
 
@@ -155,12 +160,23 @@ export class InMemoryEc2 extends InMemoryEc2SecurityGroups implements Ec2 {
     }
   }
 
-  async updateInstanceTags(instanceId: string, change: { create: Tags; delete: Tags }): Promise<void> {
-    const instance = this.instances.get(instanceId);
-    if (!instance) throw new CloudApiError('CreateTags', 'InvalidInstanceID.NotFound', `The instance ID '${instanceId}' does not exist`);
+  async updateResourceTags(resourceId: string, change: { create: Tags; delete: Tags }): Promise<void> {
+    const tags = this.instances.get(resourceId)?.tags ?? this.volumeTags.get(resourceId);
+    if (!tags) {
+      const code = resourceId.startsWith('vol-') ? 'InvalidVolume.NotFound' : 'InvalidInstanceID.NotFound';
+      throw new CloudApiError('CreateTags', code, `The ID '${resourceId}' does not exist`);
+    }
     // DeleteTags with a value removes the tag only while it has that value.
-    const kept = Object.entries({ ...instance.tags, ...change.create }).filter(([key, value]) => change.delete[key] !== value);
-    instance.tags = Object.fromEntries(kept);
+    const kept = Object.fromEntries(Object.entries({ ...tags, ...change.create }).filter(([key, value]) => change.delete[key] !== value));
+    const instance = this.instances.get(resourceId);
+    if (instance) instance.tags = kept;
+    else this.volumeTags.set(resourceId, kept);
+  }
+
+  async describeVolumes(ids: readonly string[]): Promise<{ id: string; tags: Tags }[]> {
+    const missing = ids.find((id) => !this.volumeTags.has(id));
+    if (missing) throw new CloudApiError('DescribeVolumes', 'InvalidVolume.NotFound', `The volume '${missing}' does not exist.`);
+    return ids.map((id) => ({ id, tags: { ...this.volumeTags.get(id) } }));
   }
 
   /** One network interface per instance (`eni-` and the instance's hex), carrying the instance's groups. */

@@ -31,6 +31,7 @@ const EC2_READS: ProviderPermission = {
     'ec2:DescribeSubnets',
     'ec2:DescribeVpcs',
     'ec2:DescribeVpcAttribute',
+    'ec2:DescribeVolumes',
   ],
   resources: ['*'],
 };
@@ -79,10 +80,10 @@ export const AWS_MACHINE_PERMISSIONS: readonly ProviderPermission[] = [
   // interfaces, with any group (the additional groups are the user's own).
   { actions: ['ec2:ModifyNetworkInterfaceAttribute'], resources: ['arn:aws:ec2:*:*:network-interface/*'], conditions: EC2_RESOURCE_TAGGED },
   { actions: ['ec2:ModifyNetworkInterfaceAttribute'], resources: ['arn:aws:ec2:*:*:security-group/*'] },
-  // The additional tags of a running instance follow the AWSMachine's; capless's own tag is not one of them.
+  // The additional tags of a running instance and its volumes follow the AWSMachine's; capless's own tag is not one of them.
   {
     actions: ['ec2:CreateTags', 'ec2:DeleteTags'],
-    resources: ['arn:aws:ec2:*:*:instance/*'],
+    resources: ['arn:aws:ec2:*:*:instance/*', 'arn:aws:ec2:*:*:volume/*'],
     conditions: { ...EC2_RESOURCE_TAGGED, 'ForAllValues:StringNotEquals': { 'aws:TagKeys': [CAPLESS_MANAGED_TAG] } },
   },
   { actions: ['iam:PassRole'], resources: ['arn:aws:iam::*:role/*'], conditions: { StringEquals: { 'iam:PassedToService': 'ec2.amazonaws.com' } } },

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { builtinProviderRegistry } from '../../../../functions/reconcile/engine/providers/builtin.js';
-import { TAGS_LAST_APPLIED_ANNOTATION, lastAppliedTags, tagsChanged } from '../../../../functions/reconcile/infrastructure/aws/machine/tags-phase.js';
+import { TAGS_LAST_APPLIED_ANNOTATION, VOLUME_TAGS_LAST_APPLIED_ANNOTATION, lastAppliedTags, tagsChanged } from '../../../../functions/reconcile/infrastructure/aws/machine/tags-phase.js';
 import { InMemoryAwsCloudFactory } from '../../../../shared/adapters/memory/aws-cloud/in-memory-aws-cloud.js';
 import type { KubeObject } from '../../../../shared/contracts/object.js';
 import { AWS_CLOUD_PORT } from '../../../../shared/ports/aws-cloud.js';
@@ -55,18 +55,19 @@ describe('a running instance follows the additional tags', () => {
       expect(stats.errors).toEqual([]);
     };
     await run();
-    const instance = () => [...cloud.forRegion('us-east-1').ec2.instances.values()][0];
+    const ec2 = () => cloud.forRegion('us-east-1').ec2;
+    const instance = () => [...ec2().instances.values()][0];
     const key = { group: 'infrastructure.cluster.x-k8s.io', kind: 'AWSMachine', namespace: 'default', name: 'w-0' };
     const patch = async (change: (spec: Record<string, unknown>) => Record<string, unknown>) => {
       const current = await store.get(key);
       if (current) await store.update({ ...current, spec: change({ ...current.spec }) });
       await run();
     };
-    return { store, key, instance, run, patch };
+    return { store, key, instance, ec2, run, patch };
   }
 
-  it('a tag added, changed and dropped on the AWSMachine reaches the instance; the machine wins over the cluster; capless tags stay', async () => {
-    const { store, key, instance, patch } = await start({ team: 'machine' });
+  it('a tag added, changed and dropped on the AWSMachine reaches the instance and its volume; the machine wins over the cluster; capless tags stay', async () => {
+    const { store, key, instance, ec2, patch } = await start({ team: 'machine' });
     expect(instance()?.tags).toMatchObject({ env: 'prod', team: 'machine', 'capless.io/managed': 'true' });
     expect(JSON.parse((await store.get(key))?.metadata.annotations?.[TAGS_LAST_APPLIED_ANNOTATION] ?? '{}')).toEqual({ env: 'prod', team: 'machine' });
 
@@ -78,6 +79,13 @@ describe('a running instance follows the additional tags', () => {
     expect(tags).not.toHaveProperty('cost');
     expect(tags).toMatchObject({ env: 'prod', team: 'renamed', 'capless.io/managed': 'true', 'sigs.k8s.io/cluster-api-provider-aws/cluster/c1': 'owned' });
     expect(JSON.parse((await store.get(key))?.metadata.annotations?.[TAGS_LAST_APPLIED_ANNOTATION] ?? '{}')).toEqual({ env: 'prod', team: 'renamed' });
+    // The instance's volumes follow the same tags, recorded per volume.
+    const volumeIds = instance()?.volumeIds ?? [];
+    expect(volumeIds).toHaveLength(1);
+    const [volume] = await ec2().describeVolumes(volumeIds);
+    expect(volume?.tags).toMatchObject({ env: 'prod', team: 'renamed', 'capless.io/managed': 'true' });
+    expect(volume?.tags).not.toHaveProperty('cost');
+    expect(JSON.parse((await store.get(key))?.metadata.annotations?.[VOLUME_TAGS_LAST_APPLIED_ANNOTATION] ?? '{}')).toEqual({ [volumeIds[0] ?? '']: { env: 'prod', team: 'renamed' } });
   });
 
   it('a tag someone changed by hand since it was applied is not deleted', async () => {

@@ -18,11 +18,13 @@ export function lastApplied(annotations: Readonly<Record<string, string>> | unde
   }
 }
 
-/** Writes the annotation on a fresh copy of the AWSMachine, unless it already says that. */
-export async function recordLastApplied(s: AwsMachineScope, key: string, content: Record<string, unknown>): Promise<void> {
-  const text = JSON.stringify(content);
+/** Writes the annotations (key → content) on a fresh copy of the AWSMachine, unless it already says that. */
+export async function recordLastApplied(s: AwsMachineScope, contents: Readonly<Record<string, Record<string, unknown>>>): Promise<void> {
+  const texts = Object.fromEntries(Object.entries(contents).map(([key, content]) => [key, JSON.stringify(content)]));
   const written = await updateFresh(s.ctx.store, s.object, (current) =>
-    current.metadata.annotations?.[key] === text ? undefined : { ...current, metadata: { ...current.metadata, annotations: { ...current.metadata.annotations, [key]: text } } },
+    Object.entries(texts).every(([key, text]) => current.metadata.annotations?.[key] === text)
+      ? undefined
+      : { ...current, metadata: { ...current.metadata, annotations: { ...current.metadata.annotations, ...texts } } },
   );
   if (written) s.object = written;
 }

@@ -47,6 +47,6 @@ export async function securityGroupsPhase(s: AwsMachineScope): Promise<PhaseResu
     s.conditions.push({ type: SECURITY_GROUPS_READY, status: 'False', reason: 'SecurityGroupsFailed', message: error.message });
     return { requeueAfterSeconds: RETRY_SECONDS };
   }
-  await recordLastApplied(s, SECURITY_GROUPS_LAST_APPLIED_ANNOTATION, Object.fromEntries(additional.map((id) => [id, {}])));
+  await recordLastApplied(s, { [SECURITY_GROUPS_LAST_APPLIED_ANNOTATION]: Object.fromEntries(additional.map((id) => [id, {}])) });
   return {};
 }
