@@ -198,6 +198,8 @@ export interface Ec2Instances {
    * it still has the value given, as EC2 does); nothing to change is no call.
    */
   updateResourceTags(resourceId: string, change: { create: Tags; delete: Tags }): Promise<void>;
+  /** Changes a running instance's metadata options (ModifyInstanceMetadataOptions). */
+  modifyInstanceMetadataOptions(instanceId: string, options: InstanceMetadataOptions): Promise<void>;
   /** These EBS volumes with their tags. */
   describeVolumes(ids: readonly string[]): Promise<{ id: string; tags: Tags }[]>;
   /** The instance's network interfaces and their security groups (DescribeNetworkInterfaces by attachment). */

@@ -137,7 +137,7 @@ export function describeAwsCloudConformance(name: string, make: () => Promise<Aw
       expect(await codeOf(ec2.describeVpcs({ ids: [vpc.id] }))).toBe('InvalidVpcID.NotFound');
     });
 
-    it('launches with the instance metadata options asked for, and describes them as applied', async () => {
+    it('launches with the instance metadata options asked for, describes them as applied, and changes them', async () => {
       const t = await make();
       const { subnet, group } = await network(t);
       const metadataOptions = { httpEndpoint: 'enabled', httpProtocolIpv6: 'disabled', httpPutResponseHopLimit: 2, httpTokens: 'required', instanceMetadataTags: 'disabled' } as const;
@@ -153,6 +153,11 @@ export function describeAwsCloudConformance(name: string, make: () => Promise<Aw
       });
       const [described] = await t.cloud.ec2.describeInstances({ ids: [launched.id] });
       expect(described?.metadataOptions).toEqual(metadataOptions);
+      // Changed on the running instance, and described so.
+      const optional = { ...metadataOptions, httpTokens: 'optional', httpPutResponseHopLimit: 1 } as const;
+      await t.cloud.ec2.modifyInstanceMetadataOptions(launched.id, optional);
+      const [modified] = await t.cloud.ec2.describeInstances({ ids: [launched.id] });
+      expect(modified?.metadataOptions).toEqual(optional);
     });
 
     it("lists an instance's network interfaces with their groups, and replaces an interface's groups", async () => {

@@ -9,12 +9,13 @@ import {
   DescribeNetworkInterfacesCommand,
   DescribeVolumesCommand,
   type EC2Client,
+  ModifyInstanceMetadataOptionsCommand,
   ModifyNetworkInterfaceAttributeCommand,
   RunInstancesCommand,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
 import type { Tags } from '../../../contracts/providers/aws/aws-tags.js';
-import type { Ec2Instances, Filter, Image, Instance, InstanceTypeInfo, NetworkInterface, Query, RunInstanceRequest } from '../../../ports/ec2.js';
+import type { Ec2Instances, Filter, Image, Instance, InstanceMetadataOptions, InstanceTypeInfo, NetworkInterface, Query, RunInstanceRequest } from '../../../ports/ec2.js';
 import { blockDeviceMapping, describableInstanceTypes, filtersOf, instanceOf, instanceType, metadataOptionsRequest, queryInput, tagSpecifications, tagsOf } from './ec2-shapes.js';
 import { sdkCall } from './sdk-errors.js';
 
@@ -120,6 +121,10 @@ export class SdkEc2Instances implements Ec2Instances {
 
   async setNetworkInterfaceSecurityGroups(networkInterfaceId: string, groupIds: readonly string[]): Promise<void> {
     await sdkCall('ModifyNetworkInterfaceAttribute', () => this.client.send(new ModifyNetworkInterfaceAttributeCommand({ NetworkInterfaceId: networkInterfaceId, Groups: [...groupIds] })));
+  }
+
+  async modifyInstanceMetadataOptions(instanceId: string, options: InstanceMetadataOptions): Promise<void> {
+    await sdkCall('ModifyInstanceMetadataOptions', () => this.client.send(new ModifyInstanceMetadataOptionsCommand({ InstanceId: instanceId, ...metadataOptionsRequest(options) })));
   }
 
   async describeVolumes(ids: readonly string[]): Promise<{ id: string; tags: Tags }[]> {

@@ -8,7 +8,7 @@
 
 import type { Tags } from '../../../contracts/providers/aws/aws-tags.js';
 import { CloudApiError } from '../../../errors/index.js';
-import type { BlockDeviceVolume, Ec2, Filter, Image, Instance, InstanceState, InstanceTypeInfo, NetworkInterface, Query, RunInstanceRequest } from '../../../ports/ec2.js';
+import type { BlockDeviceVolume, Ec2, Filter, Image, Instance, InstanceMetadataOptions, InstanceState, InstanceTypeInfo, NetworkInterface, Query, RunInstanceRequest } from '../../../ports/ec2.js';
 import { select } from './filters.js';
 import type { InMemoryNetworkOptions } from './in-memory-network.js';
 import { KNOWN_INSTANCE_TYPES } from './instance-types.js';
@@ -171,6 +171,12 @@ export class InMemoryEc2 extends InMemoryEc2SecurityGroups implements Ec2 {
     const instance = this.instances.get(resourceId);
     if (instance) instance.tags = kept;
     else this.volumeTags.set(resourceId, kept);
+  }
+
+  async modifyInstanceMetadataOptions(instanceId: string, options: InstanceMetadataOptions): Promise<void> {
+    const instance = this.instances.get(instanceId);
+    if (!instance) throw new CloudApiError('ModifyInstanceMetadataOptions', 'InvalidInstanceID.NotFound', `The instance ID '${instanceId}' does not exist`);
+    instance.metadataOptions = { ...options };
   }
 
   async describeVolumes(ids: readonly string[]): Promise<{ id: string; tags: Tags }[]> {

@@ -75,7 +75,7 @@ export const AWS_MACHINE_PERMISSIONS: readonly ProviderPermission[] = [
     resources: ['arn:aws:ec2:*::image/*', 'arn:aws:ec2:*:*:subnet/*', 'arn:aws:ec2:*:*:security-group/*', 'arn:aws:ec2:*:*:key-pair/*'],
   },
   TAG_ON_CREATE(['RunInstances']),
-  { actions: ['ec2:TerminateInstances', 'ec2:ModifyInstanceAttribute'], resources: ['arn:aws:ec2:*:*:instance/*'], conditions: EC2_RESOURCE_TAGGED },
+  { actions: ['ec2:TerminateInstances', 'ec2:ModifyInstanceAttribute', 'ec2:ModifyInstanceMetadataOptions'], resources: ['arn:aws:ec2:*:*:instance/*'], conditions: EC2_RESOURCE_TAGGED },
   // The security groups of a running instance's interfaces follow the AWSMachine's: only capless's
   // interfaces, with any group (the additional groups are the user's own).
   { actions: ['ec2:ModifyNetworkInterfaceAttribute'], resources: ['arn:aws:ec2:*:*:network-interface/*'], conditions: EC2_RESOURCE_TAGGED },

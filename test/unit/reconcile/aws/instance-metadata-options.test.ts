@@ -57,3 +57,26 @@ describe('an AWSMachine launches with its instance metadata options', () => {
     expect(instances[0]?.metadataOptions).toEqual({ ...DEFAULTS, httpTokens: tokens });
   });
 });
+
+describe('a running instance whose metadata options were changed by hand gets the AWSMachine\'s back', () => {
+  it('IMDSv1 re-enabled out of band is turned off again at the next reconcile', async () => {
+    const clock = new FakeClock('2026-03-01T00:00:00Z');
+    const store = new MemoryObjectStore({ clock });
+    const cloud = new InMemoryAwsCloudFactory();
+    const objects: KubeObject[] = [...awsClusterObjects('c1'), ...awsStandaloneMachine('w-0', 'c1', false)].map((o) =>
+      o.kind === 'AWSMachine' ? { ...o, spec: { ...o.spec, instanceMetadataOptions: { httpTokens: 'required' } } } : o,
+    );
+    for (const object of objects) await store.create(object);
+    const providers = { [AWS_CLOUD_PORT]: cloud, [WORKLOAD_CLUSTER_PORT]: new Ec2WorkloadNodes(cloud, store) };
+    expect((await converge(builtinProviderRegistry(), store, { clock, maxRounds: 60, providers })).errors).toEqual([]);
+    const ec2 = cloud.forRegion('us-east-1').ec2;
+    const [instance] = [...ec2.instances.values()];
+    await ec2.modifyInstanceMetadataOptions(instance?.id ?? '', { httpEndpoint: 'enabled', httpProtocolIpv6: 'disabled', httpPutResponseHopLimit: 1, httpTokens: 'optional', instanceMetadataTags: 'disabled' });
+    // A change of the AWSMachine (here a label) wakes it, as a resync or an EC2 event would.
+    const key = { group: 'infrastructure.cluster.x-k8s.io', kind: 'AWSMachine', namespace: 'default', name: 'w-0' };
+    const current = await store.get(key);
+    if (current) await store.update({ ...current, metadata: { ...current.metadata, labels: { ...current.metadata.labels, nudge: '1' } } });
+    expect((await converge(builtinProviderRegistry(), store, { clock, maxRounds: 60, providers })).errors).toEqual([]);
+    expect([...ec2.instances.values()][0]?.metadataOptions).toEqual({ ...DEFAULTS, httpTokens: 'required' });
+  });
+});

@@ -8,6 +8,7 @@ import { AWS_CLUSTER_KIND, AWS_MACHINE_KIND } from '../../../../../shared/contra
 import type { ReconcilerDefinition } from '../../../engine/skeleton/types.js';
 import { deleteInstancePhase } from './delete-phases.js';
 import { instancePhase } from './instance-phase.js';
+import { metadataOptionsPhase } from './metadata-options.js';
 import { loadBalancerAttachPhase } from './load-balancer-phase.js';
 import { ownersPhase, prerequisitesPhase } from './owners-phase.js';
 import { AWS_MACHINE_FINALIZER, type AwsMachineScope, createAwsMachineScope } from './scope.js';
@@ -27,7 +28,7 @@ export const awsMachineReconciler: ReconcilerDefinition<AwsMachineScope> = {
     { kind: AWS_CLUSTER_KIND, by: 'clusterLabel', changes: ['status.ready', 'status.network', 'status.networkStatus', 'spec.additionalTags'] },
   ],
   createScope: createAwsMachineScope,
-  phases: [ownersPhase, prerequisitesPhase, instancePhase, tagsPhase, securityGroupsPhase, loadBalancerAttachPhase, secretsCleanupPhase],
+  phases: [ownersPhase, prerequisitesPhase, instancePhase, tagsPhase, securityGroupsPhase, metadataOptionsPhase, loadBalancerAttachPhase, secretsCleanupPhase],
   deletePhases: [deleteInstancePhase],
   computeStatus: computeAwsMachineStatus,
   cloudEvents: awsMachinesOfStateChange,
