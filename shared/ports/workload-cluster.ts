@@ -147,6 +147,12 @@ export interface WorkloadCluster {
   listVolumeAttachments(cluster: WorkloadClusterRef, nodeName: string): Promise<WorkloadVolumeAttachment[]>;
   /** Every PersistentVolume. */
   listPersistentVolumes(cluster: WorkloadClusterRef): Promise<WorkloadPersistentVolume[]>;
+  /**
+   * When the serving certificate (CN `kube-apiserver`) of the Node's kube-apiserver static Pod
+   * (`kube-system/kube-apiserver-<node>`) expires, RFC 3339, read through a port-forward to its
+   * `port`; undefined when the Node runs no such Pod.
+   */
+  apiServerCertificateExpiry(cluster: WorkloadClusterRef, node: { name: string; providerID: string }, port: number): Promise<string | undefined>;
   /** Evicts the Pod through the Eviction API (PodDisruptionBudgets apply); `gracePeriodSeconds` overrides the Pod's. */
   evictPod(cluster: WorkloadClusterRef, pod: { namespace: string; name: string }, options: { gracePeriodSeconds?: number }): Promise<EvictionOutcome>;
   /**
@@ -170,6 +176,7 @@ const WORKLOAD_CLUSTER_METHODS = [
   'daemonSetExists',
   'listVolumeAttachments',
   'listPersistentVolumes',
+  'apiServerCertificateExpiry',
   'evictPod',
 ] as const satisfies ReadonlyArray<keyof WorkloadCluster>;
 

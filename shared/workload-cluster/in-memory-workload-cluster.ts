@@ -4,7 +4,8 @@
  * `in-memory://<namespace>/<name>`.
  */
 
-import { isRecord, recordAt } from '../contracts/json.js';
+import { isRecord, recordAt, stringAt } from '../contracts/json.js';
+import type { StoredObject } from '../contracts/object.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import type { WorkloadCluster, WorkloadClusterRef, WorkloadNode, WorkloadNodeCondition } from '../ports/workload-cluster.js';
 import type { InMemoryWorkloadObjects } from './in-memory-workload-objects.js';
@@ -63,16 +64,21 @@ export class InMemoryWorkloadCluster extends SimulatedWorkloadCluster {
   }
 
   async findNodeByProviderID(cluster: WorkloadClusterRef, providerID: string): Promise<WorkloadNode | undefined> {
+    const machine = await this.simulatedMachine(cluster, providerID);
+    const node = simulatedNodeOf(machine?.status);
+    return node && this.objects.node(cluster, node);
+  }
+
+  /** The simulated kube-apiserver's certificate, as the in-memory provider issued it with the Node. */
+  override async apiServerCertificateExpiry(cluster: WorkloadClusterRef, node: { name: string; providerID: string }): Promise<string | undefined> {
+    const machine = await this.simulatedMachine(cluster, node.providerID);
+    return simulatedNodeOf(machine?.status)?.name === node.name ? stringAt(machine, 'status', 'simulatedNode', 'apiServerCertificateNotAfter') : undefined;
+  }
+
+  private async simulatedMachine(cluster: WorkloadClusterRef, providerID: string): Promise<StoredObject | undefined> {
     const parsed = parseInMemoryProviderID(providerID);
     if (!parsed || parsed.namespace !== cluster.namespace) return undefined;
-    const machine = await this.store.get({
-      group: 'infrastructure.cluster.x-k8s.io',
-      kind: parsed.kind,
-      namespace: parsed.namespace,
-      name: parsed.name,
-    });
-    if (!machine || machine.spec?.providerID !== providerID) return undefined;
-    const node = simulatedNodeOf(machine.status);
-    return node && this.objects.node(cluster, node);
+    const machine = await this.store.get({ group: 'infrastructure.cluster.x-k8s.io', kind: parsed.kind, namespace: parsed.namespace, name: parsed.name });
+    return machine?.spec?.providerID === providerID ? machine : undefined;
   }
 }

@@ -73,6 +73,10 @@ export class PerClusterWorkloadCluster implements WorkloadCluster {
     return (await this.of(cluster)).listPersistentVolumes(cluster);
   }
 
+  async apiServerCertificateExpiry(cluster: WorkloadClusterRef, node: { name: string; providerID: string }, port: number): Promise<string | undefined> {
+    return (parseInMemoryProviderID(node.providerID) ? this.simulated : this.real).apiServerCertificateExpiry(cluster, node, port);
+  }
+
   async evictPod(cluster: WorkloadClusterRef, pod: { namespace: string; name: string }, options: { gracePeriodSeconds?: number }): Promise<EvictionOutcome> {
     return (await this.of(cluster)).evictPod(cluster, pod, options);
   }

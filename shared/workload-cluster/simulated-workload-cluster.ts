@@ -58,6 +58,11 @@ export abstract class SimulatedWorkloadCluster implements WorkloadCluster {
     return this.objects.volumes.persistentVolumes(cluster);
   }
 
+  /** A simulated cluster runs no kube-apiserver Pods unless a subclass says otherwise. */
+  async apiServerCertificateExpiry(_cluster: WorkloadClusterRef, _node: { name: string; providerID: string }, _port: number): Promise<string | undefined> {
+    return undefined;
+  }
+
   /** Grace periods are not simulated: an evicted Pod stops at once. */
   async evictPod(cluster: WorkloadClusterRef, pod: { namespace: string; name: string }, _options: { gracePeriodSeconds?: number } = {}): Promise<EvictionOutcome> {
     return this.objects.pods.evict(cluster, pod);

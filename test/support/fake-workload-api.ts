@@ -9,6 +9,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { stringify } from 'yaml';
@@ -16,6 +17,7 @@ import { isRecord } from '../../shared/contracts/json.js';
 import { buildAdminKubeconfig, generateCertificateAuthority, generateServingCertificate, issueClientCertificate } from '../../shared/pki/index.js';
 import { mergePatch } from '../../shared/workload-cluster/in-memory-workload-objects.js';
 import { answerEviction, type StoredItem } from './fake-workload-eviction.js';
+import { type KubeApiServerStandIn, portForwardSockets, servePortForward, startKubeApiServerStandIn } from './fake-workload-port-forward.js';
 
 
 interface ResourceKind {
@@ -69,6 +71,12 @@ export interface FakeWorkloadApi {
   get(path: string): StoredItem | undefined;
   /** Every stored object, by path. */
   paths(): string[];
+  /**
+   * Runs a kube-apiserver static Pod on the Node (`kube-system/kube-apiserver-<node>`) whose
+   * serving certificate is valid for `validityDays` from the API's `now`, reachable through the
+   * port-forward; resolves with its NotAfter (RFC 3339).
+   */
+  putKubeApiServer(nodeName: string, validityDays: number): Promise<string>;
   /** The next `count` authenticated requests are answered with this status code (an overloaded or forbidding API server). */
   failNext(code: number, count?: number): void;
   /** Requests served, by method and path (for "was this asked at all" checks). */
@@ -190,6 +198,22 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
     return stored;
   }
 
+  // Port-forwards (WebSocket upgrades) to the kube-apiserver stand-ins, by Pod.
+  const standIns = new Map<string, KubeApiServerStandIn>();
+  const sockets = portForwardSockets();
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    requests.push(`${req.method} ${new URL(req.url ?? '/', 'https://fake').pathname}`);
+    const tlsSocket = req.socket as TLSSocket;
+    if (!tlsSocket.authorized && req.headers.authorization !== `Bearer ${token}`) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\n\r\n');
+      return;
+    }
+    const served = servePortForward(sockets, req, socket, head, (namespace, pod) =>
+      collectionAt(`/api/v1/namespaces/${namespace}/pods`).has(pod) ? standIns.get(`${namespace}/${pod}`)?.server : undefined,
+    );
+    if (!served) socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n');
+  });
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `https://127.0.0.1:${port}`;
@@ -209,6 +233,20 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
       'current-context': 'token@workload',
     }),
     requests,
+    async putKubeApiServer(nodeName, validityDays) {
+      const name = `kube-apiserver-${nodeName}`;
+      const standIn = await startKubeApiServerStandIn(now, validityDays);
+      standIns.get(`kube-system/${name}`)?.server.close();
+      standIns.set(`kube-system/${name}`, standIn);
+      store(collectionAt('/api/v1/namespaces/kube-system/pods'), {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name, namespace: 'kube-system', annotations: { 'kubernetes.io/config.mirror': 'static' } },
+        spec: { nodeName, containers: [{ name: 'kube-apiserver', image: 'registry.k8s.io/kube-apiserver' }] },
+        status: { phase: 'Running' },
+      });
+      return standIn.notAfter;
+    },
     failNext(code, count = 1) {
       for (let i = 0; i < count; i += 1) failures.push(code);
     },
@@ -238,6 +276,9 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
     },
     close: () =>
       new Promise<void>((resolve) => {
+        for (const standIn of standIns.values()) standIn.server.close();
+        for (const client of sockets.clients) client.terminate();
+        sockets.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -15,6 +15,8 @@ export interface WorkloadClusterHarness {
   cluster: WorkloadClusterRef;
   /** Makes a Node appear for a new providerID (as the provider's kubelet would) and returns that providerID. */
   addNode(name: string, ready: boolean): Promise<string>;
+  /** A Node that runs a kube-apiserver static Pod: its providerID and its serving certificate's NotAfter. */
+  addControlPlaneNode(name: string): Promise<{ providerID: string; certificateNotAfter: string }>;
   /** The object as the workload cluster now holds it. */
   applied(object: Pick<WorkloadObject, 'apiVersion' | 'kind' | 'metadata'>): Promise<Record<string, unknown> | undefined>;
   close(): Promise<void>;
@@ -25,20 +27,25 @@ const CLUSTER: WorkloadClusterRef = { namespace: 'default', name: 'conformance' 
 export async function inMemoryHarness(): Promise<WorkloadClusterHarness> {
   const store = new MemoryObjectStore();
   const workload = new InMemoryWorkloadCluster(store);
+  const addSimulatedNode = async (name: string, ready: boolean, extra: Record<string, unknown> = {}) => {
+    const providerID = inMemoryProviderID(CLUSTER.namespace, name);
+    const created = await store.create({
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha1',
+      kind: 'InMemoryMachine',
+      metadata: { name, namespace: CLUSTER.namespace },
+      spec: { providerID },
+    });
+    const conditions = [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: '2026-01-01T00:00:00Z' }];
+    await store.updateStatus({ ...created, status: { simulatedNode: { name, ready, conditions, info: { kubeletVersion: 'v1.33.0' }, ...extra } } });
+    return providerID;
+  };
   return {
     workload,
     cluster: CLUSTER,
-    async addNode(name, ready) {
-      const providerID = inMemoryProviderID(CLUSTER.namespace, name);
-      const created = await store.create({
-        apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha1',
-        kind: 'InMemoryMachine',
-        metadata: { name, namespace: CLUSTER.namespace },
-        spec: { providerID },
-      });
-      const conditions = [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: '2026-01-01T00:00:00Z' }];
-      await store.updateStatus({ ...created, status: { simulatedNode: { name, ready, conditions, info: { kubeletVersion: 'v1.33.0' } } } });
-      return providerID;
+    addNode: (name, ready) => addSimulatedNode(name, ready),
+    async addControlPlaneNode(name) {
+      const certificateNotAfter = '2027-12-03T09:00:00Z';
+      return { providerID: await addSimulatedNode(name, true, { apiServerCertificateNotAfter: certificateNotAfter }), certificateNotAfter };
     },
     async applied(object) {
       return workload.objects
@@ -83,6 +90,12 @@ export async function kubeconfigHarness(options: { pageSize?: number; withSecret
       const providerID = `aws:///us-east-1a/i-${String(instance).padStart(17, '0')}`;
       api.putNode({ name, providerID, ready });
       return providerID;
+    },
+    async addControlPlaneNode(name) {
+      instance += 1;
+      const providerID = `aws:///us-east-1a/i-${String(instance).padStart(17, '0')}`;
+      api.putNode({ name, providerID, ready: true });
+      return { providerID, certificateNotAfter: await api.putKubeApiServer(name, 365) };
     },
     async applied(object) {
       const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/') : [undefined, object.apiVersion];

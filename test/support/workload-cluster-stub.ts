@@ -15,6 +15,7 @@ export function workloadClusterStub(overrides: Partial<WorkloadCluster> = {}): W
     daemonSetExists: async () => false,
     listVolumeAttachments: async () => [],
     listPersistentVolumes: async () => [],
+    apiServerCertificateExpiry: async () => undefined,
     evictPod: async () => ({ result: 'NotFound' }),
     ...overrides,
   };

@@ -21,6 +21,7 @@ function recorder(name: string, calls: string[]): WorkloadCluster {
     daemonSetExists: asked(false),
     listVolumeAttachments: asked([]),
     listPersistentVolumes: asked([]),
+    apiServerCertificateExpiry: asked(undefined),
     evictPod: asked({ result: 'NotFound' as const }),
   };
 }

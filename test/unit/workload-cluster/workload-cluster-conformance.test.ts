@@ -67,6 +67,20 @@ describe.each(implementations)('WorkloadCluster conformance: %s', (_name, start)
   });
 });
 
+describe.each(implementations)('WorkloadCluster conformance, kube-apiserver certificates: %s', (_name, start) => {
+  it("reads when a control-plane Node's kube-apiserver certificate expires", async () => {
+    harness = await start();
+    const { providerID, certificateNotAfter } = await harness.addControlPlaneNode('cp-1');
+    expect(await harness.workload.apiServerCertificateExpiry(harness.cluster, { name: 'cp-1', providerID }, 6443)).toBe(certificateNotAfter);
+  });
+
+  it('a Node that runs no kube-apiserver has none', async () => {
+    harness = await start();
+    const providerID = await harness.addNode('worker-1', true);
+    expect(await harness.workload.apiServerCertificateExpiry(harness.cluster, { name: 'worker-1', providerID }, 6443)).toBeUndefined();
+  });
+});
+
 describe.each(implementations)('WorkloadCluster conformance, Node patches: %s', (_name, start) => {
   const taint = { key: 'node.cluster.x-k8s.io/uninitialized', effect: 'NoSchedule' };
 
@@ -157,6 +171,16 @@ describe('client-node WorkloadCluster: failures become typed errors', () => {
     expect(error).toBeInstanceOf(type);
     expect(error).toMatchObject(fields);
     expect(h.api.requests).toContain('POST /api/v1/namespaces/default/pods/p/eviction');
+  });
+
+  it('a port-forward the API refuses (credentials it does not trust) is access denied', async () => {
+    const h = await kubeconfigHarness();
+    harness = h;
+    const { providerID } = await h.addControlPlaneNode('cp-1');
+    await h.putKubeconfig(h.api.untrustedKubeconfig);
+    const error = await h.workload.apiServerCertificateExpiry(h.cluster, { name: 'cp-1', providerID }, 6443).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkloadClusterAccessDeniedError);
+    expect(h.api.requests).toContain('GET /api/v1/namespaces/kube-system/pods/kube-apiserver-cp-1/portforward');
   });
 
   it('reads the volumes a Node reports attached', async () => {
