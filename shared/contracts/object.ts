@@ -179,6 +179,8 @@ export const ANNOTATION_ANNOTATIONS_FROM_MACHINE = 'cluster.x-k8s.io/annotations
 export const LABEL_INTERRUPTIBLE = 'cluster.x-k8s.io/interruptible';
 /** On a Pod: how a Node drain treats it (`skip`, `wait-completed`), before any MachineDrainRule. */
 export const LABEL_POD_DRAIN = 'cluster.x-k8s.io/drain';
+/** On a control-plane Machine or its bootstrap config: when its kube-apiserver certificate expires (RFC 3339). */
+export const ANNOTATION_CERTIFICATES_EXPIRY = 'machine.cluster.x-k8s.io/certificates-expiry';
 /** On a Machine: its Node is not drained before the Machine's infrastructure goes. */
 export const ANNOTATION_EXCLUDE_NODE_DRAINING = 'machine.cluster.x-k8s.io/exclude-node-draining';
 /** On a Machine: its infrastructure goes without waiting for its Node's volumes to detach. */

@@ -34,6 +34,18 @@ describe('admitCreate rejections', () => {
       'FieldValueInvalid',
     ],
     [
+      'KCP certificates outliving the CA',
+      withValue(kubeadmControlPlane(), 'spec.kubeadmConfigSpec.clusterConfiguration', { certificateValidityPeriodDays: 400, caCertificateValidityPeriodDays: 365 }),
+      'spec.kubeadmConfigSpec.clusterConfiguration.certificateValidityPeriodDays',
+      'FieldValueInvalid',
+    ],
+    [
+      'KCP rollout before certificates expire no sooner than they are valid',
+      withValue(withValue(kubeadmControlPlane(), 'spec.kubeadmConfigSpec.clusterConfiguration', { certificateValidityPeriodDays: 30 }), 'spec.rollout', { before: { certificatesExpiryDays: 30 } }),
+      'spec.rollout.before.certificatesExpiryDays',
+      'FieldValueInvalid',
+    ],
+    [
       'KCP strategy OnDelete',
       withValue(kubeadmControlPlane(), 'spec.rollout', { strategy: { type: 'OnDelete' } }),
       'spec.rollout.strategy.type',

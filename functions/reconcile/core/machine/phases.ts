@@ -69,6 +69,7 @@ export async function reconcileBootstrapPhase(s: MachineScope): Promise<PhaseRes
     return waiting?.result ?? {};
   }
   const config = await ensureOwnership(s.ctx.store, resolved.object, { owner: s.object, controller: true, clusterName: clusterNameOf(s) });
+  s.bootstrapConfig = config;
   const created = bootstrapConfigContract.dataSecretCreated(config, resolved.contractVersion);
   const secretName = bootstrapConfigContract.dataSecretName(config);
   if (created && secretName) {

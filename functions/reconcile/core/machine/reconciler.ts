@@ -20,6 +20,7 @@ import { deleteNodePhase } from './node-deletion.js';
 import { drainNodePhase } from './drain-phase.js';
 import { waitForVolumeDetachPhase } from './volume-detach-phase.js';
 import { computeMachineStatus } from './status.js';
+import { certificatesExpiryPhase } from './certificates-expiry.js';
 
 export const MACHINE_FINALIZER = 'machine.cluster.x-k8s.io';
 
@@ -36,6 +37,7 @@ export const machineReconciler: ReconcilerDefinition<MachineScope> = {
   phases: [
     reconcileClusterPhase,
     reconcileBootstrapPhase,
+    certificatesExpiryPhase,
     reconcileInfrastructurePhase,
     reconcileNodePhase,
     summarizeMachinePhase,

@@ -25,6 +25,10 @@ export interface MachineScope extends Scope {
   interruptible?: boolean;
   failureDomain?: string;
   node?: WorkloadNode;
+  /** The bootstrap config, when the bootstrap phase found it. */
+  bootstrapConfig?: StoredObject;
+  /** status.certificatesExpiryDate as this run leaves it (kept from the last run unless a phase reads it again). */
+  certificatesExpiryDate?: string;
   /** status.deletion as this run leaves it (when the drain started), kept from the last run. */
   deletion: Record<string, string>;
   /**
@@ -59,6 +63,7 @@ export function createMachineScope(ctx: ReconcileContext, object: StoredObject):
     infrastructureProvisioned: booleanAt(object, 'status', 'initialization', 'infrastructureProvisioned') === true,
     addresses: readAddresses(object.status?.addresses),
     deletion: stringEntriesOf(recordAt(object, 'status', 'deletion')),
+    ...(stringAt(object, 'status', 'certificatesExpiryDate') ? { certificatesExpiryDate: stringAt(object, 'status', 'certificatesExpiryDate') } : {}),
     ...(failureDomain ? { failureDomain } : {}),
     ...(node ? { node } : {}),
   };

@@ -105,6 +105,7 @@ export function computeMachineStatus(s: MachineScope): StatusUpdate {
       ...(s.node ? { nodeRef: { name: s.node.name } } : {}),
       ...(s.node?.info ? { nodeInfo: s.node.info } : {}),
       ...(Object.keys(s.deletion).length > 0 ? { deletion: s.deletion } : {}),
+      ...(s.certificatesExpiryDate ? { certificatesExpiryDate: s.certificatesExpiryDate } : {}),
     },
   };
 }

@@ -21,6 +21,8 @@ export interface KcpSpec {
   machineSpecExtras: Record<string, unknown>;
   /** rollout.after (RFC 3339) if set. */
   rolloutAfter?: string;
+  /** rollout.before.certificatesExpiryDays: Machines whose certificates expire within it are rolled out. */
+  certificatesExpiryDays?: number;
 }
 
 export function objectRef(value: unknown): ObjectRef | undefined {
@@ -35,6 +37,7 @@ export function readKcpSpec(kcp: KubeObject): KcpSpec {
   const { infrastructureRef, ...machineSpecExtras } = recordAt(template, 'spec') ?? {};
   const infra = objectRef(infrastructureRef);
   const rolloutAfter = stringAt(kcp, 'spec', 'rollout', 'after');
+  const certificatesExpiryDays = numberAt(kcp, 'spec', 'rollout', 'before', 'certificatesExpiryDays');
   return {
     replicas: numberAt(kcp, 'spec', 'replicas') ?? 1,
     version: stringAt(kcp, 'spec', 'version') ?? '',
@@ -45,5 +48,6 @@ export function readKcpSpec(kcp: KubeObject): KcpSpec {
     machineAnnotations: stringEntriesOf(recordAt(template, 'metadata', 'annotations')),
     machineSpecExtras,
     ...(rolloutAfter ? { rolloutAfter } : {}),
+    ...(certificatesExpiryDays ? { certificatesExpiryDays } : {}),
   };
 }

@@ -10,6 +10,8 @@ import {
 } from '../common/well-known.js';
 import type { KcpSpec } from './kcp-spec.js';
 
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
 /** Hash of the kubeadmConfigSpec a Machine was built from (KCP compares it to spot outdated machines). */
 export const ANNOTATION_CONFIG_SPEC_HASH = 'controlplane.cluster.x-k8s.io/kubeadm-config-spec-hash';
 
@@ -72,6 +74,10 @@ export function outdatedReasons(machine: KubeObject, inputs: FactsInputs): strin
       reasons.push('infrastructure template changed');
     }
   }
+  // ShouldRolloutBefore: certificates that expire within certificatesExpiryDays of now.
+  const days = inputs.spec.certificatesExpiryDays;
+  const expiry = stringAt(machine, 'status', 'certificatesExpiryDate');
+  if (days && expiry && inputs.now.getTime() + days * DAY_MS > Date.parse(expiry)) reasons.push('Certificates will expire soon');
   const after = inputs.spec.rolloutAfter;
   const created = machine.metadata.creationTimestamp;
   if (after && created && Date.parse(after) <= inputs.now.getTime() && Date.parse(created) < Date.parse(after)) {

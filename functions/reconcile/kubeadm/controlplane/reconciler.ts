@@ -13,6 +13,7 @@ import {
   syncMachines,
 } from './phases.js';
 import { remediateControlPlane } from './remediation.js';
+import { reconcileCertificateExpiries } from './certificate-expiries.js';
 import { conditionPath, valueIsPath } from '../../engine/skeleton/watch-fields.js';
 import { CONDITION_NODE_HEALTHY } from '../../core/machine/status.js';
 import { CONDITION_HEALTH_CHECK_SUCCEEDED, CONDITION_OWNER_REMEDIATED } from '../../core/machinehealthcheck/well-known.js';
@@ -34,6 +35,8 @@ export const MACHINE_CHANGES_A_CONTROL_PLANE_READS: readonly string[] = [
   'spec.infrastructureRef',
   'spec.bootstrap.configRef',
   'status.nodeRef',
+  // rollout.before.certificatesExpiryDays compares it.
+  'status.certificatesExpiryDate',
   valueIsPath('status.phase', 'Running'),
   ...[CONDITION_HEALTH_CHECK_SUCCEEDED, CONDITION_NODE_HEALTHY, CONDITION_OWNER_REMEDIATED].map((type) => conditionPath(type)),
   'metadata.labels',
@@ -60,7 +63,7 @@ export const kubeadmControlPlaneReconciler: ReconcilerDefinition<KcpScope> = {
     { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'clusterLabel', on: ['REMOVE'] },
   ],
   createScope: createKcpScope,
-  phases: [resolveCluster, reconcileCertificates, reconcileKubeconfig, collectMachines, syncMachines, remediateControlPlane, reconcileReplicas, reportConditions],
+  phases: [resolveCluster, reconcileCertificates, reconcileKubeconfig, collectMachines, syncMachines, remediateControlPlane, reconcileReplicas, reportConditions, reconcileCertificateExpiries],
   deletePhases: [deleteControlPlane],
   computeStatus: (scope) =>
     kcpStatus({

@@ -55,6 +55,21 @@ describe('outdatedReasons', () => {
   });
 });
 
+describe('outdatedReasons: rollout.before.certificatesExpiryDays (ShouldRolloutBefore)', () => {
+  const now = new Date('2026-08-01T00:00:00Z');
+  const withDays = readKcpSpec({ ...kcp, spec: { ...kcp.spec, rollout: { before: { certificatesExpiryDays: 21 } } } });
+  const expiring = (date?: string) => ({ ...machine('v1.31.0', specHash), status: date ? { certificatesExpiryDate: date } : {} });
+  it.for([
+    ['expires within 21 days', withDays, '2026-08-15T00:00:00Z', ['Certificates will expire soon']],
+    ['expires in 30 days', withDays, '2026-08-31T00:00:00Z', []],
+    ['already expired', withDays, '2026-07-01T00:00:00Z', ['Certificates will expire soon']],
+    ['no expiry known', withDays, undefined, []],
+    ['no certificatesExpiryDays', spec, '2026-08-02T00:00:00Z', []],
+  ] as const)('%s', ([, kcpSpec, date, reasons], context) => {
+    context.expect(outdatedReasons(expiring(date), { spec: kcpSpec, specHash, infraMachine: goodInfra, now })).toEqual(reasons);
+  });
+});
+
 describe('canonicalJson', () => {
   it.each([
     { a: { b: 1, a: [1, { y: 2, x: 1 }] }, b: { a: [1, { x: 1, y: 2 }], b: 1 }, equal: true },

@@ -55,7 +55,7 @@ async function setup(replicas: number) {
   const registry = builtinProviderRegistry();
   const run = (afterRound?: () => Promise<void>) =>
     converge(registry, store, { clock, maxRounds: 200, providers: { [WORKLOAD_CLUSTER_PORT]: workload }, ...(afterRound ? { afterRound } : {}) });
-  return { store, run };
+  return { store, run, clock, registry, workload };
 }
 
 async function kcp(store: MemoryObjectStore): Promise<StoredObject | undefined> {
@@ -148,6 +148,45 @@ describe('KubeadmControlPlane scenario (converge harness, in-memory provider)', 
     }
     expect((await kcp(store))?.status).toMatchObject({ replicas: 3, upToDateReplicas: 3 });
     expect((await run()).writes).toBe(0);
+  });
+
+  it.for([
+    ["kubeadm's default validity (a year)", undefined, 365],
+    ['certificateValidityPeriodDays 90', 90, 90],
+  ] as const)("records each Machine's kube-apiserver certificate expiry (%s), and with rollout.before.certificatesExpiryDays replaces a Machine 21 days before it", async ([, validity, days], context) => {
+    const { store, run, clock } = await setup(1);
+    if (validity) {
+      const current = await kcp(store);
+      const configSpec = recordAt(current, 'spec', 'kubeadmConfigSpec') ?? {};
+      await setSpec(store, { kubeadmConfigSpec: { ...configSpec, clusterConfiguration: { ...recordAt(configSpec, 'clusterConfiguration'), certificateValidityPeriodDays: validity } } });
+    }
+    context.expect((await run()).errors).toEqual([]);
+    const [first] = await cpMachines(store);
+    const expiry = stringAt(first, 'status', 'certificatesExpiryDate') ?? '';
+    // The simulated kubeadm issued the certificate with the Node, valid for that long.
+    context.expect(Math.round((Date.parse(expiry) - Date.parse(first?.metadata.creationTimestamp ?? '')) / 86_400_000)).toBe(days);
+    const configName = stringAt(first, 'spec', 'bootstrap', 'configRef', 'name') ?? '';
+    const config = await store.get({ group: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', namespace: NS, name: configName });
+    context.expect(config?.metadata.annotations?.['machine.cluster.x-k8s.io/certificates-expiry']).toBe(expiry);
+    // Without certificatesExpiryDays nothing waits on it: a second run writes nothing.
+    context.expect((await run()).writes).toBe(0);
+
+    await setSpec(store, { rollout: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } }, before: { certificatesExpiryDays: 21 } } });
+    const replacedAt: number[] = [];
+    const names = new Set([first?.metadata.name]);
+    await run(async () => {
+      for (const machine of await cpMachines(store)) {
+        if (!names.has(machine.metadata.name)) {
+          names.add(machine.metadata.name);
+          replacedAt.push(clock.now().getTime());
+        }
+      }
+    });
+    // The first replacement came once the certificate was within 21 days of expiring, and before it expired.
+    context.expect(replacedAt.length).toBeGreaterThan(0);
+    context.expect(replacedAt[0]).toBeGreaterThanOrEqual(Date.parse(expiry) - 21 * 86_400_000);
+    context.expect(replacedAt[0]).toBeLessThan(Date.parse(expiry));
+    context.expect(await store.get({ group: 'cluster.x-k8s.io', kind: 'Machine', namespace: NS, name: first?.metadata.name ?? '' })).toBeUndefined();
   });
 
   it('deletes stale parts a crash left behind (no Machine names them, and they are not what it would build now) before it creates a Machine', async () => {

@@ -1,12 +1,13 @@
 /** InMemoryMachine phases: find the owning Machine, then bring up (or refuse to) the simulated VM. */
 
-import { stringAt } from '../../../../../shared/contracts/json.js';
-import { controllerOf } from '../../../../../shared/contracts/object.js';
+import { numberAt, stringAt, valueAt } from '../../../../../shared/contracts/json.js';
+import { controllerOf, LABEL_CONTROL_PLANE } from '../../../../../shared/contracts/object.js';
+import { readReference, referenceKey } from '../../../engine/references/object-reference.js';
 import { CORE_GROUP } from '../../../../../shared/contracts/providers/builtin-providers.js';
 import { inMemoryProviderID } from '../../../../../shared/workload-cluster/in-memory-workload-cluster.js';
 import type { PhaseResult } from '../../../engine/skeleton/types.js';
 import type { InMemoryMachineScope } from './scope.js';
-import { failureMessageOf, failureModeOf, secondsUntilReady } from './simulation.js';
+import { DEFAULT_CERTIFICATE_VALIDITY_DAYS, failureMessageOf, failureModeOf, secondsUntilReady } from './simulation.js';
 
 export async function ownerMachinePhase(s: InMemoryMachineScope): Promise<PhaseResult> {
   const owner = controllerOf(s.object);
@@ -45,6 +46,21 @@ function notYet(s: InMemoryMachineScope): PhaseResult | undefined {
     return { stop: true, requeueAfterSeconds: remaining };
   }
   return undefined;
+}
+
+/**
+ * The simulated kubeadm of a control-plane Machine issues its kube-apiserver's certificate when
+ * the Node first comes up, valid for its KubeadmConfig's `clusterConfiguration.
+ * certificateValidityPeriodDays` (kubeadm's default, a year, without): the config is read that
+ * once, for control-plane Machines only.
+ */
+export async function simulatedKubeadmPhase(s: InMemoryMachineScope): Promise<PhaseResult> {
+  if (!s.provisioned || s.machine?.metadata.labels?.[LABEL_CONTROL_PLANE] === undefined) return {};
+  if (valueAt(s.object.status, 'simulatedNode', 'apiServerCertificateNotAfter') !== undefined) return {};
+  const ref = readReference(s.machine, 'spec', 'bootstrap', 'configRef');
+  const config = ref ? await s.ctx.store.get(referenceKey(ref, s.object.metadata.namespace)) : undefined;
+  s.certificateValidityDays = numberAt(config, 'spec', 'clusterConfiguration', 'certificateValidityPeriodDays') ?? DEFAULT_CERTIFICATE_VALIDITY_DAYS;
+  return {};
 }
 
 export function provisionPhase(s: InMemoryMachineScope): PhaseResult {

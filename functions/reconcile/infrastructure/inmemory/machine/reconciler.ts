@@ -2,7 +2,7 @@ import { INFRASTRUCTURE_GROUP } from '../../../../../shared/contracts/providers/
 import type { ReconcilerDefinition } from '../../../engine/skeleton/types.js';
 import { IPAM_GROUP } from '../../../../../shared/contracts/schemas/groups.js';
 import { ipAddressClaimsPhase } from './ip-address-claims.js';
-import { ownerMachinePhase, provisionPhase } from './phases.js';
+import { ownerMachinePhase, provisionPhase, simulatedKubeadmPhase } from './phases.js';
 import { type InMemoryMachineScope, createInMemoryMachineScope } from './scope.js';
 import { computeInMemoryMachineStatus } from './status.js';
 import { adoptingMachineWatch } from '../../../engine/references/adopting-machine-watch.js';
@@ -24,7 +24,7 @@ export const inMemoryMachineReconciler: ReconcilerDefinition<InMemoryMachineScop
     { kind: { group: IPAM_GROUP, kind: 'IPAddressClaim' }, by: 'owner', changes: ['status.addressRef'] },
   ],
   createScope: createInMemoryMachineScope,
-  phases: [ownerMachinePhase, ipAddressClaimsPhase, provisionPhase],
+  phases: [ownerMachinePhase, ipAddressClaimsPhase, provisionPhase, simulatedKubeadmPhase],
   deletePhases: [],
   computeStatus: computeInMemoryMachineStatus,
 };

@@ -11,6 +11,8 @@ export interface InMemoryMachineScope extends Scope {
   poolAddresses?: PoolAddress[];
   /** Seconds from creation until the simulated VM is up. */
   startupSeconds: number;
+  /** A control-plane Node's first appearance: how long the kube-apiserver certificate kubeadm issues is valid. */
+  certificateValidityDays?: number;
 }
 
 export function createInMemoryMachineScope(ctx: ReconcileContext, object: StoredObject): InMemoryMachineScope {

@@ -65,17 +65,35 @@ function readySince(previous: unknown, status: string, now: string): string {
   return isRecord(ready) && ready.status === status && typeof ready.lastTransitionTime === 'string' ? ready.lastTransitionTime : now;
 }
 
+/** How long kubeadm makes a node's kube-apiserver serving certificate valid unless told otherwise (one year). */
+export const DEFAULT_CERTIFICATE_VALIDITY_DAYS = 365;
+
+/**
+ * The simulated kube-apiserver's serving certificate, on control-plane Nodes only: issued when
+ * the Node first appears (as kubeadm issues it before kubelet registers) for `validityDays`
+ * (its ClusterConfiguration's certificateValidityPeriodDays); kept from then on.
+ */
+function apiServerCertificateNotAfter(previous: unknown, now: string, validityDays: number | undefined): string | undefined {
+  const kept = valueAt(previous, 'apiServerCertificateNotAfter');
+  if (typeof kept === 'string') return kept;
+  if (!now || validityDays === undefined) return undefined;
+  return `${new Date(Date.parse(now) + validityDays * 86_400_000).toISOString().slice(0, 19)}Z`;
+}
+
 export function simulatedNode(
   name: string,
   kubeletVersion: string | undefined,
   health: { status: 'True' | 'False' | 'Unknown'; previous?: unknown; now: string } = { status: 'True', now: '' },
+  certificateValidityDays?: number,
 ) {
   const lastTransitionTime = readySince(health.previous, health.status, health.now);
+  const notAfter = apiServerCertificateNotAfter(health.previous, health.now, certificateValidityDays);
   return {
     name,
     ready: health.status === 'True',
     ...(kubeletVersion ? { info: { kubeletVersion } } : {}),
     ...(health.now ? { conditions: [{ type: 'Ready', status: health.status, lastTransitionTime }] } : {}),
+    ...(notAfter ? { apiServerCertificateNotAfter: notAfter } : {}),
   };
 }
 

@@ -20,7 +20,7 @@ export function computeInMemoryMachineStatus(s: InMemoryMachineScope): StatusUpd
         status: simulatedReadyStatus(s.object),
         previous: s.object.status?.simulatedNode,
         now: timestamp(s.ctx.clock),
-      }),
+      }, s.certificateValidityDays),
     },
   };
 }
