@@ -164,15 +164,7 @@ export function describeAwsCloudConformance(name: string, make: () => Promise<Aw
       const t = await make();
       const { vpc, subnet, group } = await network(t);
       const other = await t.cloud.ec2.createSecurityGroup({ vpcId: vpc.id, name: `other-${unique()}`, description: 'other', tags: { Name: 'other' } });
-      const launched = await t.cloud.ec2.runInstance({
-        clientToken: unique(),
-        imageId: t.imageId,
-        instanceType: 't3.micro',
-        subnetId: subnet.id,
-        securityGroupIds: [group.id],
-        userData: Buffer.from('#cloud-config\n').toString('base64'),
-        tags: { Name: `eni-${unique()}` },
-      });
+      const launched = await launch(t, subnet.id, group.id, { Name: `eni-${unique()}` });
       const [eni, ...more] = await t.cloud.ec2.describeInstanceNetworkInterfaces(launched.id);
       expect(more).toEqual([]);
       expect(eni?.securityGroupIds).toEqual([group.id]);
@@ -185,15 +177,7 @@ export function describeAwsCloudConformance(name: string, make: () => Promise<Aw
       const t = await make();
       const { subnet, group } = await network(t);
       const name = `retag-${unique()}`;
-      const launched = await t.cloud.ec2.runInstance({
-        clientToken: unique(),
-        imageId: t.imageId,
-        instanceType: 't3.micro',
-        subnetId: subnet.id,
-        securityGroupIds: [group.id],
-        userData: Buffer.from('#cloud-config\n').toString('base64'),
-        tags: { Name: name, team: 'a', cost: 'x', keep: 'v' },
-      });
+      const launched = await launch(t, subnet.id, group.id, { Name: name, team: 'a', cost: 'x', keep: 'v' });
       await t.cloud.ec2.updateResourceTags(launched.id, { create: { team: 'b', env: 'prod' }, delete: { cost: 'x', keep: 'other' } });
       const [described] = await t.cloud.ec2.describeInstances({ ids: [launched.id] });
       expect(described?.tags).toEqual({ Name: name, team: 'b', env: 'prod', keep: 'v' });
