@@ -41,6 +41,7 @@ export async function reconcileCertificateExpiries(scope: KcpScope): Promise<Pha
   if (!scope.initialized || !scope.clusterName) return {};
   const workload = workloadClusterOf(scope.ctx);
   const cluster = { namespace: scope.object.metadata.namespace, name: scope.clusterName };
+  const recorded: string[] = [];
   for (const machine of scope.machines.filter((m) => !isDeleting(m))) {
     const nodeName = stringAt(machine, 'status', 'nodeRef', 'name');
     const providerID = stringAt(machine, 'spec', 'providerID');
@@ -58,32 +59,32 @@ export async function reconcileCertificateExpiries(scope: KcpScope): Promise<Pha
     }
     if (!expiry) continue;
     const annotated = expiry;
+    recorded.push(expiry);
     await updateFresh(scope.ctx.store, config, (current) =>
       current.metadata.annotations?.[ANNOTATION_CERTIFICATES_EXPIRY] !== undefined
         ? undefined
         : { ...current, metadata: { ...current.metadata, annotations: { ...current.metadata.annotations, [ANNOTATION_CERTIFICATES_EXPIRY]: annotated } } },
     );
   }
-  const wait = secondsUntilCertificatesRollout(scope);
+  const wait = secondsUntilCertificatesRollout(scope, recorded);
   return wait === undefined ? {} : { requeueAfterSeconds: wait };
 }
 
 /**
- * When the first Machine's certificates come within `certificatesExpiryDays` of expiring: the
- * control plane looks again then, without waiting for anything else to change (Cluster API relies
- * on its periodic resync).
+ * When the first Machine's certificates come within `certificatesExpiryDays` of expiring (those
+ * its Machines report, and those just recorded, which their Machines report next): the control
+ * plane looks again then, without waiting for anything else to change (Cluster API relies on its
+ * periodic resync). A Machine taking up its expiry does not wake the control plane: this requeue
+ * stands for it.
  */
-export function secondsUntilCertificatesRollout(scope: KcpScope): number | undefined {
+export function secondsUntilCertificatesRollout(scope: KcpScope, recorded: readonly string[] = []): number | undefined {
   const days = scope.spec.certificatesExpiryDays;
   if (!days) return undefined;
   const now = scope.ctx.clock.now().getTime();
-  const due = scope.machines
-    .filter((m) => !isDeleting(m))
-    .flatMap((m) => {
-      const expiry = Date.parse(stringAt(m, 'status', 'certificatesExpiryDate') ?? '');
-      return Number.isNaN(expiry) ? [] : [expiry - days * DAY_MS];
-    })
-    .filter((at) => at > now);
+  const reported = scope.machines.filter((m) => !isDeleting(m)).flatMap((m) => stringAt(m, 'status', 'certificatesExpiryDate') ?? []);
+  const due = [...reported, ...recorded]
+    .map((expiry) => Date.parse(expiry) - days * DAY_MS)
+    .filter((at) => !Number.isNaN(at) && at > now);
   // A second past the moment: the rollout rule wants the expiry strictly inside the window.
   return due.length === 0 ? undefined : Math.ceil((Math.min(...due) - now) / 1000) + 1;
 }

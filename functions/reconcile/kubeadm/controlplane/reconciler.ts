@@ -35,8 +35,6 @@ export const MACHINE_CHANGES_A_CONTROL_PLANE_READS: readonly string[] = [
   'spec.infrastructureRef',
   'spec.bootstrap.configRef',
   'status.nodeRef',
-  // rollout.before.certificatesExpiryDays compares it.
-  'status.certificatesExpiryDate',
   valueIsPath('status.phase', 'Running'),
   ...[CONDITION_HEALTH_CHECK_SUCCEEDED, CONDITION_NODE_HEALTHY, CONDITION_OWNER_REMEDIATED].map((type) => conditionPath(type)),
   'metadata.labels',
