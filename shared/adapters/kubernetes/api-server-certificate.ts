@@ -40,13 +40,25 @@ function handshake(socket: TLSSocket, deadlineMs: number, what: string): Promise
   });
 }
 
+function withinDeadline<T>(promise: Promise<T>, deadlineMs: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new WorkloadClusterUnavailableError('ConnectionDown', message)), deadlineMs);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
 export async function apiServerCertificateNotAfter(config: KubeConfig, nodeName: string, port: number, deadlineMs: number): Promise<string | undefined> {
   const what = `reading the certificate of kube-apiserver on Node ${nodeName}`;
   const toPod = new PassThrough();
   const fromPod = new PassThrough();
   let socket: { close(): void } | undefined;
   try {
-    const opened = await new PortForward(config, true).portForward('kube-system', `kube-apiserver-${nodeName}`, [port], fromPod, null, toPod);
+    const opened = await withinDeadline(
+      new PortForward(config, true).portForward('kube-system', `kube-apiserver-${nodeName}`, [port], fromPod, null, toPod),
+      deadlineMs,
+      `${what}: no port-forward within ${deadlineMs} ms`,
+    );
     socket = typeof opened === 'function' ? (opened() ?? undefined) : opened;
   } catch (error) {
     // The WebSocket's error event (an ErrorEvent, not an Error) says what the upgrade was answered.
