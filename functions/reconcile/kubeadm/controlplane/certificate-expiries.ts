@@ -48,7 +48,13 @@ export async function reconcileCertificateExpiries(scope: KcpScope): Promise<Pha
     // A Machine that reports an expiry has it from its own annotation or its config's: nothing to read.
     if (!nodeName || !providerID || stringAt(machine, 'status', 'certificatesExpiryDate')) continue;
     const config = await kubeadmConfigOf(scope, machine);
-    if (!config || config.metadata.annotations?.[ANNOTATION_CERTIFICATES_EXPIRY] !== undefined) continue;
+    if (!config) continue;
+    const already = config.metadata.annotations?.[ANNOTATION_CERTIFICATES_EXPIRY];
+    if (already !== undefined) {
+      // Recorded before; its Machine has not taken it up yet: it still counts for the requeue.
+      recorded.push(already);
+      continue;
+    }
     let expiry: string | undefined;
     try {
       expiry = await workload.apiServerCertificateExpiry(cluster, { name: nodeName, providerID }, apiServerPortOf(config));
