@@ -13,6 +13,7 @@ import { machineDrainRuleSpecSchema } from '../../../../../shared/contracts/sche
 import { renderFieldError } from '../../../../../shared/contracts/validation/field-error.js';
 import { selectorMatches } from '../../../../../shared/contracts/validation/label-selector.js';
 import { machineDrainRuleSelectorErrors } from '../../../../../shared/contracts/validation/machine-drain-rule.js';
+import { goOrder } from './evictions.js';
 
 export interface DrainRule {
   name: string;
@@ -23,8 +24,8 @@ export interface DrainRule {
 
 type Labels = Readonly<Record<string, string>>;
 
-/** Go's string order (bytes), as Cluster API sorts the rules. */
-const byName = (a: StoredObject, b: StoredObject) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0);
+/** By name in Go's string order, as Cluster API sorts the rules. */
+const byName = (a: StoredObject, b: StoredObject) => goOrder(a.metadata.name, b.metadata.name);
 
 function matches(selector: LabelSelector | undefined, labels: Labels): boolean {
   return selector === undefined || selectorMatches(selector, labels);

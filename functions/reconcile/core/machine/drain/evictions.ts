@@ -32,7 +32,8 @@ export interface EvictionResult {
 }
 
 const keyOf = (pod: WorkloadPod) => `${pod.namespace}/${pod.name}`;
-const goOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** Go's string order (bytes), as Cluster API sorts what a drain reports. */
+export const goOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function planEvictions(items: readonly PodToDrain[]): EvictionPlan {
   const sorted = [...items].sort((a, b) => goOrder(keyOf(a.pod), keyOf(b.pod)));

@@ -7,6 +7,7 @@
  * name; what matches no PersistentVolume is waited for as it is.
  */
 import type { WorkloadPersistentVolume, WorkloadVolumeAttachment } from '../../../../../shared/ports/workload-cluster.js';
+import { goOrder } from './evictions.js';
 
 export interface AttachedVolumes {
   persistentVolumeClaims: string[];
@@ -25,7 +26,7 @@ export interface VolumeFacts {
   claimsToIgnore: ReadonlySet<string>;
 }
 
-const goSorted = (values: Iterable<string>) => [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+const goSorted = (values: Iterable<string>) => [...values].sort(goOrder);
 
 /** A VolumeAttachment without a PersistentVolume cannot be matched: Cluster API refuses to go on. */
 export function attachmentWithoutVolume(attachments: readonly WorkloadVolumeAttachment[]): string | undefined {
