@@ -160,9 +160,19 @@ export const ANNOTATION_OK_TO_DELETE = 'runtime.cluster.x-k8s.io/ok-to-delete';
 export const ANNOTATION_PREFIX_BEFORE_UPGRADE_HOOK = 'before-upgrade.hook.cluster.cluster.x-k8s.io';
 /** capless's upgrade gate extension: BeforeClusterUpgrade passes for the Kubernetes version this annotation names. */
 export const ANNOTATION_UPGRADE_GATE_APPROVED_VERSION = 'upgrade-gate.capless.dev/approved-version';
-/** On a MachineSet: its MachineDeployment's replicas, and those plus maxSurge, when it was last scaled (Cluster API writes them; capless reads them). */
+/** On a MachineSet: its MachineDeployment's replicas, and those plus maxSurge (the MachineDeployment writes them; a paused one's scaling reads them). */
 export const ANNOTATION_DESIRED_REPLICAS = 'machinedeployment.clusters.x-k8s.io/desired-replicas';
 export const ANNOTATION_MAX_REPLICAS = 'machinedeployment.clusters.x-k8s.io/max-replicas';
+/** On a MachineSet: where it stands in its MachineDeployment's rollouts; on the MachineDeployment: its current MachineSet's (Cluster API's RevisionAnnotation). */
+export const ANNOTATION_REVISION = 'machinedeployment.clusters.x-k8s.io/revision';
+/** On a MachineSet that became current again: the revisions it had before, comma-separated (deprecated in Cluster API, still written). */
+export const ANNOTATION_REVISION_HISTORY = 'machinedeployment.clusters.x-k8s.io/revision-history';
+/** On a MachineSet: `"true"` and it creates no Machines (an old MachineSet of an OnDelete MachineDeployment). */
+export const ANNOTATION_DISABLE_MACHINE_CREATE = 'machineset.cluster.x-k8s.io/disable-machine-create';
+/** kubectl's client-side apply record: about the object it is on alone. */
+export const ANNOTATION_KUBECTL_LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+/** Cluster API's conversion record of fields another API version holds: about the object it is on alone. */
+export const ANNOTATION_CONVERSION_DATA = 'cluster.x-k8s.io/conversion-data';
 /** On a MachineDeployment or MachineSet: the node group bounds of the cluster autoscaler's Cluster API provider. */
 export const ANNOTATION_AUTOSCALER_MIN_SIZE = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size';
 export const ANNOTATION_AUTOSCALER_MAX_SIZE = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size';

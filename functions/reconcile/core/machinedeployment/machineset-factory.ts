@@ -16,13 +16,19 @@ export function templateHash(md: StoredObject): string {
   return shortHash(valueAt(md, 'spec', 'template', 'spec') ?? {});
 }
 
+/**
+ * Cluster API's MaxSurge, MaxUnavailable and ResolveFenceposts: OnDelete surges and takes down
+ * nothing; a rolling update whose fenceposts both resolve to zero (a percentage rounded down)
+ * may take one Machine down (surge might fail on quota); never more unavailable than replicas.
+ */
 export function rolloutStrategyOf(md: StoredObject, replicas: number): RolloutStrategy {
   const strategy = recordAt(md, 'spec', 'rollout', 'strategy');
-  const type = strategy?.type === 'OnDelete' ? 'OnDelete' : 'RollingUpdate';
+  if (strategy?.type === 'OnDelete') return { type: 'OnDelete', maxSurge: 0, maxUnavailable: 0 };
   const rolling = recordAt(strategy, 'rollingUpdate');
   const maxSurge = resolveIntOrPercent(rolling?.maxSurge, replicas, true, 1);
-  const maxUnavailable = resolveIntOrPercent(rolling?.maxUnavailable, replicas, false, 0);
-  return { type, maxSurge: maxSurge === 0 && maxUnavailable === 0 ? 1 : maxSurge, maxUnavailable };
+  const resolved = resolveIntOrPercent(rolling?.maxUnavailable, replicas, false, 0);
+  const maxUnavailable = maxSurge === 0 && resolved === 0 ? 1 : resolved;
+  return { type: 'RollingUpdate', maxSurge, maxUnavailable: Math.min(maxUnavailable, replicas) };
 }
 
 /** `<deployment>-<hash>`, the deployment's name cut so the whole stays a label value (63 characters): the Machines' set-name label carries it. */

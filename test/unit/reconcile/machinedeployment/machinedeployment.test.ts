@@ -48,12 +48,19 @@ describe('rolloutStrategyOf', () => {
   it.each<[string, unknown, unknown]>([
     ['defaults', undefined, { type: 'RollingUpdate', maxSurge: 1, maxUnavailable: 0 }],
     ['percentages', { type: 'RollingUpdate', rollingUpdate: { maxSurge: '50%', maxUnavailable: '50%' } }, { type: 'RollingUpdate', maxSurge: 2, maxUnavailable: 2 }],
-    ['both zero means surge 1', { rollingUpdate: { maxSurge: 0, maxUnavailable: 0 } }, { type: 'RollingUpdate', maxSurge: 1, maxUnavailable: 0 }],
-    ['OnDelete', { type: 'OnDelete' }, { type: 'OnDelete', maxSurge: 1, maxUnavailable: 0 }],
+    ['both resolving to zero: one may be unavailable', { rollingUpdate: { maxSurge: 0, maxUnavailable: '10%' } }, { type: 'RollingUpdate', maxSurge: 0, maxUnavailable: 1 }],
+    ['never more unavailable than replicas', { rollingUpdate: { maxSurge: 0, maxUnavailable: 9 } }, { type: 'RollingUpdate', maxSurge: 0, maxUnavailable: 4 }],
+    ['OnDelete surges nothing', { type: 'OnDelete', rollingUpdate: { maxSurge: 3 } }, { type: 'OnDelete', maxSurge: 0, maxUnavailable: 0 }],
   ])('%s', (_name, strategy, expected) => {
     const md = stored(machineDeploymentObject('md', 'c1', 4));
     md.spec = { ...md.spec, rollout: strategy === undefined ? undefined : { strategy } };
     expect(rolloutStrategyOf(md, 4)).toEqual(expected);
+  });
+
+  it('a MachineDeployment of no replicas takes nothing down', () => {
+    const md = stored(machineDeploymentObject('md', 'c1', 0));
+    md.spec = { ...md.spec, rollout: { strategy: { rollingUpdate: { maxSurge: 0, maxUnavailable: '50%' } } } };
+    expect(rolloutStrategyOf(md, 0)).toEqual({ type: 'RollingUpdate', maxSurge: 0, maxUnavailable: 0 });
   });
 });
 
