@@ -10,6 +10,7 @@ export interface OwnWriteEchoes {
   fillsOwnSpec?: readonly string[];
   fillsOwnLabels?: readonly string[];
   fillsOwnClusterOwner?: boolean;
+  derivesOwnAnnotations?: readonly string[];
 }
 
 /**
@@ -21,7 +22,8 @@ export interface OwnWriteEchoes {
  * resourceVersion bump that comes with it) does not, so a reconciler's own status write never
  * re-triggers it; nor does its finalizer being added, nor a write that only fills in the spec
  * fields (`fillsOwnSpec`, ADR 0134) or labels (`fillsOwnLabels`, ADR 0137) it fills in itself,
- * nor its Cluster's ownerReference (`fillsOwnClusterOwner`, ADR 0151).
+ * nor its Cluster's ownerReference (`fillsOwnClusterOwner`, ADR 0151), nor annotations it
+ * derives on itself from other objects (`derivesOwnAnnotations`, ADR 0161).
  */
 export function ownChangeMatters(change: ObjectChange, echoes: OwnWriteEchoes = {}): boolean {
   if (change.type === 'REMOVE') return false;
@@ -32,7 +34,7 @@ export function ownChangeMatters(change: ObjectChange, echoes: OwnWriteEchoes = 
     (before.generation !== after.generation && !onlyFilledIn(change.oldObject, change.newObject, echoes.fillsOwnSpec ?? [])) ||
     before.deletionTimestamp !== after.deletionTimestamp ||
     !sameLabelsBut(before.labels ?? {}, after.labels ?? {}, echoes.fillsOwnLabels ?? []) ||
-    !deepEqual(before.annotations ?? {}, after.annotations ?? {}) ||
+    !sameAnnotationsBut(before.annotations ?? {}, after.annotations ?? {}, echoes.derivesOwnAnnotations ?? []) ||
     (!deepEqual(before.finalizers ?? [], after.finalizers ?? []) && !onlyAdded(before.finalizers ?? [], after.finalizers ?? [], echoes.finalizer)) ||
     !sameOwnersBut(before.ownerReferences ?? [], after.ownerReferences ?? [], echoes.fillsOwnClusterOwner === true)
   );
@@ -54,6 +56,13 @@ function sameLabelsBut(before: Record<string, string>, after: Record<string, str
   const rest = { ...after };
   for (const key of filled) if (before[key] === undefined) delete rest[key];
   return deepEqual(before, rest);
+}
+
+/** Equal annotations once the `derived` keys, whatever they hold, are left out of both. */
+function sameAnnotationsBut(before: Record<string, string>, after: Record<string, string>, derived: readonly string[]): boolean {
+  if (derived.length === 0) return deepEqual(before, after);
+  const rest = (annotations: Record<string, string>) => Object.fromEntries(Object.entries(annotations).filter(([key]) => !derived.includes(key)));
+  return deepEqual(rest(before), rest(after));
 }
 
 /**

@@ -9,8 +9,9 @@
  * - what it synced before and no longer wants removed, by the keys it recorded in
  *   `labels-from-machine` / `annotations-from-machine`; everything else on the Node is kept;
  * - the `node.cluster.x-k8s.io/uninitialized` taint kubeadm registered workers with is removed
- *   once labels are synced (until then the scheduler places no Pod there), and the
- *   `outdated-revision` taint too (capless keeps no MachineSet revisions to set it by).
+ *   once labels are synced (until then the scheduler places no Pod there);
+ * - the `outdated-revision` taint set on the Node of a Machine being rolled out
+ *   (outdated-revision.ts) and removed from every other.
  * Nothing to change: undefined, and no call is made.
  */
 
@@ -34,7 +35,6 @@ const NODE_ROLE_DOMAIN = 'node-role.kubernetes.io';
 const NODE_RESTRICTION_DOMAIN = 'node-restriction.kubernetes.io';
 const MANAGED_NODE_DOMAIN = 'node.cluster.x-k8s.io';
 const OUTDATED_REVISION_TAINT: NodeTaint = { key: 'node.cluster.x-k8s.io/outdated-revision', effect: 'PreferNoSchedule' };
-const REMOVED_TAINTS: readonly NodeTaint[] = [UNINITIALIZED_TAINT, OUTDATED_REVISION_TAINT];
 
 /** The annotations Cluster API sets on every Node it manages (never listed in annotations-from-machine). */
 const COMMON_ANNOTATIONS = [ANNOTATION_NODE_CLUSTER_NAME, ANNOTATION_NODE_CLUSTER_NAMESPACE, ANNOTATION_NODE_MACHINE, ANNOTATION_NODE_OWNER_KIND, ANNOTATION_NODE_OWNER_NAME];
@@ -80,7 +80,24 @@ function changes(current: Readonly<Record<string, string>>, wanted: Readonly<Rec
   return patch;
 }
 
-export function nodePatchFor(machine: StoredObject, node: WorkloadNode, interruptible: boolean): NodePatch | undefined {
+function sameTaint(a: NodeTaint, b: NodeTaint): boolean {
+  return a.key === b.key && a.effect === b.effect;
+}
+
+/** The Node's taints without the uninitialized one, with the outdated-revision one exactly when `outdated`. */
+function wantedTaints(taints: readonly NodeTaint[], outdated: boolean): NodeTaint[] {
+  const kept = taints.filter((t) => !sameTaint(t, UNINITIALIZED_TAINT) && (outdated || !sameTaint(t, OUTDATED_REVISION_TAINT)));
+  return outdated && !kept.some((t) => sameTaint(t, OUTDATED_REVISION_TAINT)) ? [...kept, OUTDATED_REVISION_TAINT] : kept;
+}
+
+export interface NodeSyncFacts {
+  /** The InfraMachine reports a spot instance. */
+  interruptible: boolean;
+  /** The Machine's MachineSet is behind its MachineDeployment's revision (outdated-revision.ts). */
+  outdated: boolean;
+}
+
+export function nodePatchFor(machine: StoredObject, node: WorkloadNode, { interruptible, outdated }: NodeSyncFacts): NodePatch | undefined {
   const nodeLabels = node.labels ?? {};
   const nodeAnnotations = node.annotations ?? {};
   const labels = { ...managedNodeLabels(machine.metadata.labels ?? {}), ...(interruptible ? { [LABEL_INTERRUPTIBLE]: '' } : {}) };
@@ -93,8 +110,8 @@ export function nodePatchFor(machine: StoredObject, node: WorkloadNode, interrup
   const labelChanges = changes(nodeLabels, labels, keysOf(nodeAnnotations[ANNOTATION_LABELS_FROM_MACHINE]));
   const annotationChanges = changes(nodeAnnotations, { ...annotations, ...tracking }, previousAnnotations);
   const taints = node.taints ?? [];
-  const keptTaints = taints.filter((t) => !REMOVED_TAINTS.some((r) => r.key === t.key && r.effect === t.effect));
-  const taintsChanged = keptTaints.length !== taints.length;
+  const keptTaints = wantedTaints(taints, outdated);
+  const taintsChanged = keptTaints.length !== taints.length || keptTaints.some((t, i) => taints[i] !== t);
   if (Object.keys(labelChanges).length === 0 && Object.keys(annotationChanges).length === 0 && !taintsChanged) return undefined;
   return {
     labels: labelChanges,

@@ -24,6 +24,7 @@ import {
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import type { MachineScope } from './scope.js';
 import { nodePatchFor } from './node-sync.js';
+import { isOfOutdatedRevision } from './outdated-revision.js';
 import { machineSummaryConditions } from './status.js';
 
 export const PROVIDER_ID_REQUEUE_SECONDS = 5;
@@ -131,10 +132,11 @@ export async function reconcileInfrastructurePhase(s: MachineScope): Promise<Pha
   return {};
 }
 
-/** The Machine's labels, annotations and taint removal onto its Node (node-sync.ts), unless it is being deleted. */
+/** The Machine's labels, annotations and taints onto its Node (node-sync.ts), unless it is being deleted. */
 async function syncNode(s: MachineScope, ref: WorkloadClusterRef, node: WorkloadNode): Promise<void> {
   if (isDeleting(s.object)) return;
-  const patch = nodePatchFor(s.object, node, s.interruptible === true);
+  const outdated = await isOfOutdatedRevision(s.ctx.store, s.object);
+  const patch = nodePatchFor(s.object, node, { interruptible: s.interruptible === true, outdated });
   if (patch) await s.workloadCluster.patchNode(ref, node.name, patch);
 }
 

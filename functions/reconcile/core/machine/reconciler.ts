@@ -32,7 +32,10 @@ export const machineReconciler: ReconcilerDefinition<MachineScope> = {
   fillsOwnSpec: ['spec.providerID'],
   // Provider kinds (InfraMachine, BootstrapConfig) are added by the provider registry (contract-watches.ts).
   // No Cluster watch: Cluster status changes with every Machine, which would make each change O(Machines).
-  watches: [],
+  // A MachineDeployment's annotations: a new revision there makes the Machines of its older
+  // MachineSets outdated, and their Nodes are tainted (outdated-revision.ts). Cluster API wakes
+  // Machines on any change of their MachineSet or MachineDeployment.
+  watches: [{ kind: { group: CORE_GROUP, kind: 'MachineDeployment' }, by: 'clusterLabel', on: ['MODIFY'], changes: ['metadata.annotations'] }],
   createScope: createMachineScope,
   phases: [
     reconcileClusterPhase,

@@ -2,7 +2,8 @@
  * What a MachineDeployment changes on its MachineSets in place, new and old alike (Cluster API's
  * computeDesiredMS): its template's labels and annotations, the in-place fields of its Machine
  * spec, `spec.deletion` and `spec.machineNaming`. The MachineSets pass them on to their Machines
- * (machineset/in-place.ts); none of them is a rollout.
+ * (machineset/in-place.ts); none of them is a rollout. Its annotations on the MachineSets
+ * themselves come from machineset-annotations.ts.
  */
 
 import { clone, deepEqual, recordAt, stringEntriesOf } from '../../../../shared/contracts/json.js';
@@ -18,8 +19,11 @@ function withOptional(record: Record<string, unknown>, key: string, value: unkno
   return next;
 }
 
-/** The MachineSet with the MachineDeployment's in-place fields, or undefined when it has them already. */
-export function machineSetInPlace(ms: StoredObject, md: StoredObject): StoredObject | undefined {
+/**
+ * The MachineSet with the MachineDeployment's in-place fields and `annotations` set over its own
+ * (machineset-annotations.ts), or undefined when it has them already.
+ */
+export function machineSetInPlace(ms: StoredObject, md: StoredObject, annotations: Readonly<Record<string, string>> = {}): StoredObject | undefined {
   const template = recordAt(md, 'spec', 'template');
   const templateLabels = stringEntriesOf(recordAt(template, 'metadata')?.labels);
   const identity = { [LABEL_DEPLOYMENT_NAME]: md.metadata.name, [LABEL_TEMPLATE_HASH]: ms.metadata.labels?.[LABEL_TEMPLATE_HASH] ?? '' };
@@ -38,6 +42,7 @@ export function machineSetInPlace(ms: StoredObject, md: StoredObject): StoredObj
   let spec: Record<string, unknown> = { ...ms.spec, template: nextTemplate };
   spec = withOptional(spec, 'deletion', recordAt(md, 'spec', 'deletion'));
   spec = withOptional(spec, 'machineNaming', recordAt(md, 'spec', 'machineNaming'));
-  const next: StoredObject = { ...ms, metadata: { ...ms.metadata, labels: withEntries(ms.metadata.labels, labels) }, spec };
+  const metadata = { ...ms.metadata, labels: withEntries(ms.metadata.labels, labels), annotations: withEntries(ms.metadata.annotations, annotations) };
+  const next: StoredObject = { ...ms, metadata, spec };
   return deepEqual(next, ms) ? undefined : next;
 }

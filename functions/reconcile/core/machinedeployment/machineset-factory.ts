@@ -36,7 +36,8 @@ export function machineSetName(md: StoredObject, hash: string): string {
   return `${md.metadata.name.slice(0, 62 - hash.length)}-${hash}`;
 }
 
-export function newMachineSet(md: StoredObject, hash: string, replicas: number): KubeObject {
+/** The MachineSet for `hash`, with the annotations the MachineDeployment keeps on it (machineset-annotations.ts). */
+export function newMachineSet(md: StoredObject, hash: string, replicas: number, annotations: Readonly<Record<string, string>> = {}): KubeObject {
   const template = recordAt(md, 'spec', 'template');
   const templateMeta = recordAt(template, 'metadata');
   const identity = { [LABEL_DEPLOYMENT_NAME]: md.metadata.name, [LABEL_TEMPLATE_HASH]: hash };
@@ -49,6 +50,7 @@ export function newMachineSet(md: StoredObject, hash: string, replicas: number):
       name: machineSetName(md, hash),
       namespace: md.metadata.namespace,
       labels: { ...stringEntriesOf(templateMeta?.labels), ...identity, [LABEL_CLUSTER_NAME]: clusterNameOf(md) },
+      ...(Object.keys(annotations).length > 0 ? { annotations: { ...annotations } } : {}),
       ownerReferences: [ownerReferenceTo(md, true)],
       // Created with it, so the MachineSet's first reconcile has no finalizer write to make.
       finalizers: [MACHINE_SET_FINALIZER],

@@ -9,6 +9,7 @@ import { numberAt } from '../../../../shared/contracts/json.js';
 import {
   ANNOTATION_DESIRED_REPLICAS,
   ANNOTATION_MAX_REPLICAS,
+  ANNOTATION_REVISION,
   type StoredObject,
   isControlledBy,
   isDeleting,
@@ -18,6 +19,7 @@ import { isNotFound } from '../../../../shared/errors/index.js';
 import { deleteMembersThenWait } from '../../engine/references/delete-controlled.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { machineSetInPlace } from './in-place.js';
+import { type MachineSetAnnotationsInput, machineSetAnnotations } from './machineset-annotations.js';
 import { LABEL_TEMPLATE_HASH, newMachineSet, rolloutStrategyOf } from './machineset-factory.js';
 import { type PausedScaleInput, planPausedScale } from './paused-scale.js';
 import { intendedMachineSet } from './rollout-after.js';
@@ -45,11 +47,24 @@ export async function findMachineSetsPhase(s: MachineDeploymentScope): Promise<P
   return {};
 }
 
-/** The MachineDeployment's in-place fields onto every MachineSet it has, old ones too (Cluster API's computeDesiredMS): no rollout. */
+function annotationsInput(s: MachineDeploymentScope): MachineSetAnnotationsInput {
+  const replicas = numberAt(s.object, 'spec', 'replicas') ?? 1;
+  return { md: s.object, replicas, strategy: rolloutStrategyOf(s.object, replicas), machineSets: s.machineSets };
+}
+
+function isCurrent(s: MachineDeploymentScope, ms: StoredObject): boolean {
+  return !isDeleting(ms) && ms.metadata.labels?.[LABEL_TEMPLATE_HASH] === s.hash;
+}
+
+/**
+ * The MachineDeployment's in-place fields and annotations onto every MachineSet it has, old ones
+ * too (Cluster API's computeDesiredMS, computeDesiredNewMS and computeDesiredOldMS): no rollout.
+ */
 export async function inPlacePhase(s: MachineDeploymentScope): Promise<PhaseResult> {
+  const input = annotationsInput(s);
   const next: StoredObject[] = [];
   for (const ms of s.machineSets) {
-    const changed = isDeleting(ms) ? undefined : machineSetInPlace(ms, s.object);
+    const changed = isDeleting(ms) ? undefined : machineSetInPlace(ms, s.object, machineSetAnnotations(input, ms, isCurrent(s, ms)));
     next.push(changed ? await s.ctx.store.update(changed) : ms);
   }
   s.machineSets = next;
@@ -130,11 +145,22 @@ export async function rolloutPhase(s: MachineDeploymentScope): Promise<PhaseResu
   const placeholder: MachineSetView = { name: '', current: true, replicas: 0, liveMachines: 0, availableMachines: 0 };
   const plan = planRollout(replicas, strategy, hasCurrent ? views : [...views, placeholder]);
   if (!hasCurrent) {
-    const created = await s.ctx.store.create(newMachineSet(s.object, s.hash, plan.replicas[''] ?? 0));
+    const annotations = machineSetAnnotations(annotationsInput(s), undefined, true);
+    const created = await s.ctx.store.create(newMachineSet(s.object, s.hash, plan.replicas[''] ?? 0, annotations));
     s.machineSets.push(created);
   }
   await applyPlan(s, plan.replicas, plan.remove);
   return s.rolloutAfterSeconds === undefined ? {} : { requeueAfterSeconds: s.rolloutAfterSeconds };
+}
+
+/** The MachineDeployment shows its current MachineSet's revision (Cluster API surfaces it on the MachineDeployment), written with its status. */
+export function revisionPhase(s: MachineDeploymentScope): PhaseResult {
+  const current = s.machineSets.find((ms) => isCurrent(s, ms));
+  const revision = current?.metadata.annotations?.[ANNOTATION_REVISION];
+  if (revision === undefined || s.object.metadata.annotations?.[ANNOTATION_REVISION] === revision) return {};
+  const base = s.desired ?? s.object;
+  s.desired = { ...base, metadata: { ...base.metadata, annotations: { ...base.metadata.annotations, [ANNOTATION_REVISION]: revision } } };
+  return {};
 }
 
 /** While the MachineDeployment is deleted: its MachineSets deleted, and waited for. */

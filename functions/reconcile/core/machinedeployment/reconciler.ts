@@ -1,6 +1,7 @@
+import { ANNOTATION_REVISION } from '../../../../shared/contracts/object.js';
 import { CORE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
 import type { ReconcilerDefinition } from '../../engine/skeleton/types.js';
-import { deleteMachineSetsPhase, findMachineSetsPhase, inPlacePhase, labelMachineDeploymentPhase, ownMachineDeploymentPhase, rolloutPhase } from './phases.js';
+import { deleteMachineSetsPhase, findMachineSetsPhase, inPlacePhase, labelMachineDeploymentPhase, ownMachineDeploymentPhase, revisionPhase, rolloutPhase } from './phases.js';
 import { type MachineDeploymentScope, createMachineDeploymentScope } from './scope.js';
 import { computeMachineDeploymentStatus, machineDeploymentConditionsPhase } from './status.js';
 
@@ -21,8 +22,9 @@ export const machineDeploymentReconciler: ReconcilerDefinition<MachineDeployment
   watches: [{ kind: { group: CORE_GROUP, kind: 'MachineSet' }, by: 'owner', on: ['MODIFY', 'REMOVE'] }],
   finalizer: MACHINE_DEPLOYMENT_FINALIZER,
   fillsOwnClusterOwner: true,
+  derivesOwnAnnotations: [ANNOTATION_REVISION],
   createScope: createMachineDeploymentScope,
-  phases: [labelMachineDeploymentPhase, ownMachineDeploymentPhase, findMachineSetsPhase, inPlacePhase, rolloutPhase, machineDeploymentConditionsPhase],
+  phases: [labelMachineDeploymentPhase, ownMachineDeploymentPhase, findMachineSetsPhase, inPlacePhase, rolloutPhase, revisionPhase, machineDeploymentConditionsPhase],
   deletePhases: [findMachineSetsPhase, deleteMachineSetsPhase],
   computeStatus: computeMachineDeploymentStatus,
 };

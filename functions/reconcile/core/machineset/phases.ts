@@ -5,6 +5,7 @@ import { clusterOwnershipPhase, ensureTemplatesOwnedByCluster } from '../../engi
 import { conditionsOf, findCondition } from '../../../../shared/contracts/conditions.js';
 import { numberAt, stringAt } from '../../../../shared/contracts/json.js';
 import {
+  ANNOTATION_DISABLE_MACHINE_CREATE,
   type StoredObject,
   controllerOf,
   isControlledBy,
@@ -174,9 +175,14 @@ export async function scalePhase(s: MachineSetScope): Promise<PhaseResult> {
   const replicas = numberAt(s.object, 'spec', 'replicas') ?? 1;
   const active = s.machines.filter((m) => !isDeleting(m));
   const diff = replicas - active.length;
-  if (diff > 0) return scaleUp(s, diff);
+  if (diff > 0) return machineCreationDisabled(s.object) ? {} : scaleUp(s, diff);
   if (diff < 0) await scaleDown(s, active, -diff);
   return {};
+}
+
+/** An old MachineSet of an OnDelete MachineDeployment makes no Machines (Cluster API's disable-machine-create annotation). */
+function machineCreationDisabled(ms: StoredObject): boolean {
+  return ms.metadata.annotations?.[ANNOTATION_DISABLE_MACHINE_CREATE] === 'true';
 }
 
 /** While the MachineSet is deleted: its Machines deleted, and waited for. */

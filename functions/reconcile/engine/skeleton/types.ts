@@ -139,6 +139,12 @@ export interface ReconcilerDefinition<S extends Scope> {
   fillsOwnLabels?: readonly string[];
   /** It makes its Cluster an owner of its own object the same way: that reference appearing is its own echo (ADR 0151). */
   fillsOwnClusterOwner?: boolean;
+  /**
+   * Annotation keys it writes on its own object from what it reads elsewhere (a
+   * MachineDeployment's revision, its current MachineSet's): any change of theirs is its own echo
+   * and tells it nothing (ADR 0161).
+   */
+  derivesOwnAnnotations?: readonly string[];
   watches: readonly Watch[];
   createScope(ctx: ReconcileContext, object: StoredObject): S | Promise<S>;
   phases: readonly Phase<S>[];

@@ -10,6 +10,7 @@ import type { NodeTaint, WorkloadNode } from '../../../../shared/ports/workload-
 
 const UNINITIALIZED: NodeTaint = { key: 'node.cluster.x-k8s.io/uninitialized', effect: 'NoSchedule' };
 const GPU: NodeTaint = { key: 'nvidia.com/gpu', value: 'true', effect: 'NoSchedule' };
+const OUTDATED: NodeTaint = { key: 'node.cluster.x-k8s.io/outdated-revision', effect: 'PreferNoSchedule' };
 
 function machine(labels: Record<string, string>, annotations: Record<string, string> = {}): StoredObject {
   return {
@@ -64,7 +65,7 @@ const SYNCED: WorkloadNode = {
 describe('nodePatchFor', () => {
   it('a worker just registered: its node labels and annotations synced, the uninitialized taint removed, at the version read', () => {
     const registered: WorkloadNode = { name: 'ip-10-0-0-1', labels: { 'kubernetes.io/os': 'linux' }, annotations: { 'node.alpha.kubernetes.io/ttl': '0' }, taints: [UNINITIALIZED, GPU], resourceVersion: '7' };
-    expect(nodePatchFor(machine(WORKER_LABELS, { 'node.cluster.x-k8s.io/team': 'a', 'example.com/other': 'x' }), registered, false)).toEqual({
+    expect(nodePatchFor(machine(WORKER_LABELS, { 'node.cluster.x-k8s.io/team': 'a', 'example.com/other': 'x' }), registered, { interruptible: false, outdated: false })).toEqual({
       labels: { 'node-role.kubernetes.io/worker': '', 'node.cluster.x-k8s.io/pool': 'blue', 'topology.node-restriction.kubernetes.io/zone': 'z1' },
       annotations: {
         ...BOOKKEEPING,
@@ -118,21 +119,31 @@ describe('nodePatchFor', () => {
       },
     ],
     [
-      'the outdated-revision taint is removed, other taints kept',
+      'the outdated-revision taint is removed once the Machine is current, other taints kept',
       WORKER_LABELS,
       { 'node.cluster.x-k8s.io/team': 'a' },
       false,
-      { ...SYNCED, taints: [GPU, { key: 'node.cluster.x-k8s.io/outdated-revision', effect: 'PreferNoSchedule' }] },
+      { ...SYNCED, taints: [GPU, OUTDATED] },
       { labels: {}, annotations: {}, taints: [GPU], resourceVersion: '42' },
     ],
   ])('%s', (_case, labels, annotations, interruptible, node, expected) => {
-    expect(nodePatchFor(machine(labels, annotations), node, interruptible)).toEqual(expected);
+    expect(nodePatchFor(machine(labels, annotations), node, { interruptible, outdated: false })).toEqual(expected);
+  });
+
+  it.each<[string, WorkloadNode['taints'], ReturnType<typeof nodePatchFor>]>([
+    ['an outdated Machine taints its Node PreferNoSchedule, other taints kept', [GPU], { labels: {}, annotations: {}, taints: [GPU, OUTDATED], resourceVersion: '42' }],
+    ['already tainted: no patch', [GPU, OUTDATED], undefined],
+    ['a taint of that key with another effect is not it', [{ key: OUTDATED.key, effect: 'NoSchedule' }], { labels: {}, annotations: {}, taints: [{ key: OUTDATED.key, effect: 'NoSchedule' }, OUTDATED], resourceVersion: '42' }],
+    ['the uninitialized taint removed in the same patch', [UNINITIALIZED], { labels: {}, annotations: {}, taints: [OUTDATED], resourceVersion: '42' }],
+  ])('%s', (_case, taints, expected) => {
+    const node = { ...SYNCED, taints };
+    expect(nodePatchFor(machine(WORKER_LABELS, { 'node.cluster.x-k8s.io/team': 'a' }), node, { interruptible: false, outdated: true })).toEqual(expected);
   });
 
   it('a Machine no controller owns names no owner', () => {
     const standalone = machine({});
     standalone.metadata.ownerReferences = [];
-    const patch = nodePatchFor(standalone, { name: 'n' }, false);
+    const patch = nodePatchFor(standalone, { name: 'n' }, { interruptible: false, outdated: false });
     expect(patch?.annotations).not.toHaveProperty('cluster.x-k8s.io/owner-kind');
     expect(patch?.annotations).toMatchObject({ 'cluster.x-k8s.io/machine': 'w-1', 'cluster.x-k8s.io/labels-from-machine': '' });
   });

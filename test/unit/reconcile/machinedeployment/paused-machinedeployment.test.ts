@@ -69,6 +69,43 @@ describe('a MachineDeployment with spec.paused', () => {
     expect(sets.find(([hash]) => hash !== firstHash)?.[1]).toBe(1);
   });
 
+  it('paused mid-rollout with the current MachineSet saturated: the old one is emptied (by the desired-replicas it was given)', async () => {
+    const ctx = testContext();
+    await ctx.store.create(machineDeploymentObject('md', 'c1', 2));
+    await runReconcile(machineDeploymentReconciler, ctx, KEY);
+    const available = async (name: string, owner: StoredObject) => {
+      const ownerReferences = [{ apiVersion: owner.apiVersion, kind: 'MachineSet', name: owner.metadata.name, uid: owner.metadata.uid, controller: true }];
+      const machine = await ctx.store.create({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Machine', metadata: { name, namespace: 'default', labels: { 'cluster.x-k8s.io/cluster-name': 'c1' }, ownerReferences }, spec: { clusterName: 'c1' } });
+      await ctx.store.updateStatus({ ...machine, status: { conditions: [{ type: 'Available', status: 'True', reason: 'Available', lastTransitionTime: '2026-01-01T00:00:00Z' }] } });
+    };
+    const setsNow = async () => (await ctx.store.listByOwner((await current(ctx)).metadata.uid)).filter((o) => o.kind === 'MachineSet');
+    const [old] = await setsNow();
+    if (!old) throw new Error('no MachineSet');
+    await available('old-1', old);
+    await available('old-2', old);
+    await ctx.store.update(paused(await current(ctx), false, 2, 'v1.32.0'));
+    await runReconcile(machineDeploymentReconciler, ctx, KEY);
+    const newest = (await setsNow()).find((ms) => ms.metadata.name !== old.metadata.name);
+    if (!newest) throw new Error('no new MachineSet');
+    // The rollout got this far: two new Machines available, one old one left.
+    await ctx.store.update({ ...newest, spec: { ...newest.spec, replicas: 2 } });
+    const oldNow = (await setsNow()).find((ms) => ms.metadata.name === old.metadata.name);
+    if (!oldNow) throw new Error('the old MachineSet is gone');
+    await ctx.store.update({ ...oldNow, spec: { ...oldNow.spec, replicas: 1 } });
+    await ctx.store.delete({ group: 'cluster.x-k8s.io', kind: 'Machine', namespace: 'default', name: 'old-2' });
+    await available('new-1', newest);
+    await available('new-2', newest);
+
+    await ctx.store.update(paused(await current(ctx), true));
+    await runReconcile(machineDeploymentReconciler, ctx, KEY);
+    expect(await machineSets(ctx, await current(ctx))).toEqual(
+      [
+        [newest.metadata.labels?.[LABEL_TEMPLATE_HASH], 2],
+        [old.metadata.labels?.[LABEL_TEMPLATE_HASH], 0],
+      ].sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
+    );
+  });
+
   it('made paused, creates no MachineSet, and still takes its finalizer', async () => {
     const ctx = testContext();
     await ctx.store.create(paused(machineDeploymentObject('md', 'c1', 2), true));
