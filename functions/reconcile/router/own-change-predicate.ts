@@ -10,7 +10,7 @@ export interface OwnWriteEchoes {
   fillsOwnSpec?: readonly string[];
   fillsOwnLabels?: readonly string[];
   fillsOwnClusterOwner?: boolean;
-  derivesOwnAnnotations?: readonly string[];
+  ignoresOwnAnnotations?: readonly string[];
 }
 
 /**
@@ -23,7 +23,7 @@ export interface OwnWriteEchoes {
  * re-triggers it; nor does its finalizer being added, nor a write that only fills in the spec
  * fields (`fillsOwnSpec`, ADR 0134) or labels (`fillsOwnLabels`, ADR 0137) it fills in itself,
  * nor its Cluster's ownerReference (`fillsOwnClusterOwner`, ADR 0151), nor annotations it
- * derives on itself from other objects (`derivesOwnAnnotations`, ADR 0161).
+ * does not act on (`ignoresOwnAnnotations`, ADR 0161).
  */
 export function ownChangeMatters(change: ObjectChange, echoes: OwnWriteEchoes = {}): boolean {
   if (change.type === 'REMOVE') return false;
@@ -34,7 +34,7 @@ export function ownChangeMatters(change: ObjectChange, echoes: OwnWriteEchoes = 
     (before.generation !== after.generation && !onlyFilledIn(change.oldObject, change.newObject, echoes.fillsOwnSpec ?? [])) ||
     before.deletionTimestamp !== after.deletionTimestamp ||
     !sameLabelsBut(before.labels ?? {}, after.labels ?? {}, echoes.fillsOwnLabels ?? []) ||
-    !sameAnnotationsBut(before.annotations ?? {}, after.annotations ?? {}, echoes.derivesOwnAnnotations ?? []) ||
+    !sameAnnotationsBut(before.annotations ?? {}, after.annotations ?? {}, echoes.ignoresOwnAnnotations ?? []) ||
     (!deepEqual(before.finalizers ?? [], after.finalizers ?? []) && !onlyAdded(before.finalizers ?? [], after.finalizers ?? [], echoes.finalizer)) ||
     !sameOwnersBut(before.ownerReferences ?? [], after.ownerReferences ?? [], echoes.fillsOwnClusterOwner === true)
   );

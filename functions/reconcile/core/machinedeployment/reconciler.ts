@@ -22,7 +22,7 @@ export const machineDeploymentReconciler: ReconcilerDefinition<MachineDeployment
   watches: [{ kind: { group: CORE_GROUP, kind: 'MachineSet' }, by: 'owner', on: ['MODIFY', 'REMOVE'] }],
   finalizer: MACHINE_DEPLOYMENT_FINALIZER,
   fillsOwnClusterOwner: true,
-  derivesOwnAnnotations: [ANNOTATION_REVISION],
+  ignoresOwnAnnotations: [ANNOTATION_REVISION],
   createScope: createMachineDeploymentScope,
   phases: [labelMachineDeploymentPhase, ownMachineDeploymentPhase, findMachineSetsPhase, inPlacePhase, rolloutPhase, revisionPhase, machineDeploymentConditionsPhase],
   deletePhases: [findMachineSetsPhase, deleteMachineSetsPhase],

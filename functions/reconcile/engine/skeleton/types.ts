@@ -140,11 +140,12 @@ export interface ReconcilerDefinition<S extends Scope> {
   /** It makes its Cluster an owner of its own object the same way: that reference appearing is its own echo (ADR 0151). */
   fillsOwnClusterOwner?: boolean;
   /**
-   * Annotation keys it writes on its own object from what it reads elsewhere (a
-   * MachineDeployment's revision, its current MachineSet's): any change of theirs is its own echo
-   * and tells it nothing (ADR 0161).
+   * Annotation keys on its own object whose change tells it nothing: it derives them itself from
+   * what it reads elsewhere (a MachineDeployment's revision, its current MachineSet's), or others
+   * write them there for another reader (the certificate expiry a control plane records on a
+   * KubeadmConfig for its Machine). The router does not wake it for them (ADR 0161).
    */
-  derivesOwnAnnotations?: readonly string[];
+  ignoresOwnAnnotations?: readonly string[];
   watches: readonly Watch[];
   createScope(ctx: ReconcileContext, object: StoredObject): S | Promise<S>;
   phases: readonly Phase<S>[];

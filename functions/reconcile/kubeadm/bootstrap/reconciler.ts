@@ -1,5 +1,6 @@
 /** The kubeadm bootstrap provider: KubeadmConfig → bootstrap data Secret (v1beta2 contract). */
 
+import { ANNOTATION_CERTIFICATES_EXPIRY } from '../../../../shared/contracts/object.js';
 import type { ReconcilerDefinition } from '../../engine/skeleton/types.js';
 import { BOOTSTRAP_GROUP, CORE_GROUP } from '../common/well-known.js';
 import { chooseRole, findDataSecret, renderDataSecret, resolveOwner, waitForClusterInfrastructure } from './phases.js';
@@ -17,6 +18,8 @@ export const KUBEADM_CONFIG_FINALIZER = 'kubeadmconfig.bootstrap.cluster.x-k8s.i
 export const kubeadmConfigReconciler: ReconcilerDefinition<KubeadmConfigScope> = {
   kind: { group: BOOTSTRAP_GROUP, kind: 'KubeadmConfig' },
   finalizer: KUBEADM_CONFIG_FINALIZER,
+  // Recorded by the control plane for the Machine to read (ADR 0160); nothing the config acts on.
+  ignoresOwnAnnotations: [ANNOTATION_CERTIFICATES_EXPIRY],
   watches: [
     // Cluster changes (infrastructure ready, control plane initialized) wake every config of
     // the cluster; a Machine wakes only the config it names. A stale init lock (its holder

@@ -7,9 +7,11 @@ import type { ObjectChange } from '../../../../shared/ports/object-store.js';
 import { lookupWithClusters } from '../../../support/router-lookup.js';
 
 /**
- * A MachineDeployment's revision annotation (ADR 0161): its own derived write, which does not wake
- * it again; a change of its annotations wakes the Machines of its cluster (the ones of an older
- * MachineSet are now outdated and taint their Nodes); its status does not.
+ * Annotations a reconciler does not act on on its own object (`ignoresOwnAnnotations`, ADR 0161):
+ * a MachineDeployment's revision, its own derived write, does not wake it again, while a change of
+ * its annotations wakes the Machines of its cluster (the ones of an older MachineSet are now
+ * outdated and taint their Nodes) and its status does not; the certificate expiry a control plane
+ * records on a KubeadmConfig does not wake the config.
  */
 const CORE = 'cluster.x-k8s.io';
 const T = '2026-01-01T00:00:00Z';
@@ -56,5 +58,24 @@ describe('what a MachineDeployment’s annotations wake', () => {
   ] as const)('%s', async ([, change, itself, machines]) => {
     const keys = (await routeChange(change, registry, await lookup())).map(keyString);
     expect([keys.includes(deploymentKey), keys.includes(machineKey)]).toEqual([itself, machines]);
+  });
+});
+
+describe('the certificate expiry a control plane records on a KubeadmConfig', () => {
+  const BOOTSTRAP = 'bootstrap.cluster.x-k8s.io';
+  const configKey = keyString({ group: BOOTSTRAP, kind: 'KubeadmConfig', namespace: 'ns', name: 'cp-1' });
+  const config = (annotations: Record<string, string>): StoredObject => ({
+    apiVersion: `${BOOTSTRAP}/v1beta2`,
+    kind: 'KubeadmConfig',
+    metadata: { name: 'cp-1', namespace: 'ns', uid: 'cfg-uid', resourceVersion: '1', generation: 1, creationTimestamp: T, labels: { [`${CORE}/cluster-name`]: 'c1' }, annotations },
+    spec: {},
+  });
+
+  it.for([
+    ['recorded: not the config itself', {}, { 'machine.cluster.x-k8s.io/certificates-expiry': '2027-01-01T00:00:00Z' }, false],
+    ['paused by annotation: the config itself', {}, { 'cluster.x-k8s.io/paused': '' }, true],
+  ] as const)('%s', async ([, before, after, woken]) => {
+    const keys = (await routeChange(modify(config(before), config(after)), registry, await lookup())).map(keyString);
+    expect(keys.includes(configKey)).toBe(woken);
   });
 });
