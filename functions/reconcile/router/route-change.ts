@@ -125,7 +125,9 @@ async function inClusters(
  * Cluster does not carry its own label), kept only when that Cluster exists: parts applied before
  * their Cluster (GitOps tools apply dependencies first) change many times before it is there, and
  * a reconcile of a missing Cluster does nothing; a Cluster created after the lookup is woken by
- * its own creation and reads them then. Other kinds are found through the cluster index.
+ * its own creation and reads them then. A part a Cluster of that name owns was adopted by it, so
+ * the Cluster was there: no lookup (if it went since, its reconcile finds it gone, as the lookup
+ * would have). Other kinds are found through the cluster index.
  */
 async function sameClusterKeys(
   versions: readonly StoredObject[],
@@ -135,8 +137,9 @@ async function sameClusterKeys(
   const first = versions[0];
   if (!first) return [];
   if (sameGroupKind(kind, CLUSTER_KIND)) {
+    const owners = new Set(versions.flatMap((o) => ownersOfKind(o, CLUSTER_KIND)).map((key) => key.name));
     const named = [...clusterNamesOf(versions)].map((name) => ({ ...CLUSTER_KIND, namespace: first.metadata.namespace, name }));
-    const existing = await Promise.all(named.map(async (key) => ((await lookup.get(key)) ? [key] : [])));
+    const existing = await Promise.all(named.map(async (key) => (owners.has(key.name) || (await lookup.get(key)) ? [key] : [])));
     return existing.flat();
   }
   return (await sameCluster(versions, kind, lookup)).map(keyOf);

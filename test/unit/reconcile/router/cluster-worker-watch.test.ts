@@ -4,7 +4,7 @@ import { ReconcilerRegistry } from '../../../../functions/reconcile/engine/regis
 import { routeChange } from '../../../../functions/reconcile/router/route-change.js';
 import { keyString, type StoredObject } from '../../../../shared/contracts/object.js';
 import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
-import { lookupWithClusters } from '../../../support/router-lookup.js';
+import { CountingLookup, lookupWithClusters } from '../../../support/router-lookup.js';
 
 /**
  * Which writes of a MachineSet or MachineDeployment wake their Cluster, through the built-in
@@ -65,5 +65,21 @@ describe("a Cluster is woken by the MachineSet and MachineDeployment changes it 
     for (const change of [{ type: 'INSERT' as const, newObject: worker(kind) }, { type: 'MODIFY' as const, oldObject: worker(kind), newObject: worker(kind, { spec: { replicas: 4 } }) }]) {
       expect((await routeChange(change, registry, new MemoryObjectStore())).map(keyString)).not.toContain(clusterKey);
     }
+  });
+});
+
+describe('a part its Cluster owns wakes it without looking the Cluster up (it adopted the part, so it was there)', () => {
+  const clusterOwner = { apiVersion: `${CORE}/v1beta2`, kind: 'Cluster', name: 'c1', uid: 'c1-uid' };
+  it.for([
+    ['owned by the Cluster its label names: no lookup', [clusterOwner], []],
+    ['owned by a Cluster of another name: looked up', [{ ...clusterOwner, name: 'c2' }], ['get Cluster c1']],
+    ['owned by a kind named Cluster of another group: looked up', [{ ...clusterOwner, apiVersion: 'example.com/v1' }], ['get Cluster c1']],
+    ['no owner: looked up', [], ['get Cluster c1']],
+  ] as const)('%s', async ([, ownerReferences, calls]) => {
+    const lookup = new CountingLookup(await lookupWithClusters('ns', 'c1'));
+    const part = worker('MachineDeployment', { metadata: { ownerReferences: [...ownerReferences] } });
+    const keys = (await routeChange({ type: 'MODIFY', oldObject: part, newObject: { ...part, spec: { ...part.spec, replicas: 4 } } }, registry, lookup)).map(keyString);
+    expect(keys).toContain(clusterKey);
+    expect(lookup.calls.filter((call) => call.startsWith('get Cluster'))).toEqual(calls);
   });
 });
