@@ -140,6 +140,9 @@ export function ownerReferenceTo(owner: StoredObject, controller = true): OwnerR
 
 /** Well-known labels and annotations (capi-contract.md §2.2). */
 export const LABEL_CLUSTER_NAME = 'cluster.x-k8s.io/cluster-name';
+/** The MachineDeployment and MachineSet a MachineSet's Machines (and their parts) belong to. */
+export const LABEL_DEPLOYMENT_NAME = 'cluster.x-k8s.io/deployment-name';
+export const LABEL_SET_NAME = 'cluster.x-k8s.io/set-name';
 /** On a control-plane Machine (and its Node's Machine): the Machine serves the cluster's control plane. */
 export const LABEL_CONTROL_PLANE = 'cluster.x-k8s.io/control-plane';
 /** Secret type of every Secret Cluster API writes: kubeconfigs, cluster certificates, bootstrap data. */

@@ -1,7 +1,6 @@
 /** Label helpers shared by the defaulters. */
 
-export const LABEL_DEPLOYMENT_NAME = 'cluster.x-k8s.io/deployment-name';
-export const LABEL_SET_NAME = 'cluster.x-k8s.io/set-name';
+export { LABEL_DEPLOYMENT_NAME, LABEL_SET_NAME } from '../object.js';
 
 export function withLabels(
   labels: Record<string, string> | undefined,

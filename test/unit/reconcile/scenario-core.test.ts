@@ -25,7 +25,7 @@ import {
   standaloneMachine,
   workerTemplates,
 } from '../../support/core-fixtures.js';
-import { FAKE_BOOTSTRAP_PROVIDER } from '../../support/fake-bootstrap-provider.js';
+import { FAKE_BOOTSTRAP_GROUP, FAKE_BOOTSTRAP_PROVIDER } from '../../support/fake-bootstrap-provider.js';
 import { FakeClock } from '../../support/fake-clock.js';
 
 const CORE = 'cluster.x-k8s.io';
@@ -218,6 +218,14 @@ describe('core scenario: Cluster + InMemoryCluster + standalone Machines + Machi
       expect(machine.metadata.annotations).toMatchObject({ 'example.com/owner': 'team-a' });
       expect(machine.spec).toMatchObject({ minReadySeconds: 5, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }], deletion: { nodeDrainTimeoutSeconds: 120 } });
     }
+    // Their InfraMachines and bootstrap configs too (Cluster API's updateLabelsAndAnnotations).
+    const parts = [...(await listKind(store, INFRA, 'InMemoryMachine')), ...(await listKind(store, FAKE_BOOTSTRAP_GROUP, 'FakeBootstrapConfig'))].filter((p) =>
+      before.includes(p.metadata.name),
+    );
+    expect(parts.map((p) => [p.kind, p.metadata.labels?.tier, p.metadata.labels?.['cluster.x-k8s.io/deployment-name'], p.metadata.annotations?.['example.com/owner']])).toEqual(
+      parts.map((p) => [p.kind, 'gold', 'md', 'team-a']),
+    );
+    expect(parts).toHaveLength(before.length * 2);
     const [set] = await listKind(store, CORE, 'MachineSet');
     expect(set?.metadata.labels).toMatchObject({ tier: 'gold' });
     expect(set?.spec).toMatchObject({ template: { metadata: { labels: { tier: 'gold' } }, spec: { minReadySeconds: 5, deletion: { nodeDrainTimeoutSeconds: 120 } } } });

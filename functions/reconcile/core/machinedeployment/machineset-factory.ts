@@ -2,14 +2,14 @@
 
 import { clusterNameOf } from '../../engine/references/cluster-name-label.js';
 import { clone, recordAt, stringEntriesOf, valueAt } from '../../../../shared/contracts/json.js';
-import { type KubeObject, LABEL_CLUSTER_NAME, type StoredObject, ownerReferenceTo } from '../../../../shared/contracts/object.js';
+import { type KubeObject, LABEL_CLUSTER_NAME, LABEL_DEPLOYMENT_NAME, type StoredObject, ownerReferenceTo } from '../../../../shared/contracts/object.js';
 import { CORE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
 import { shortHash } from '../../engine/hashing/stable-hash.js';
 import { MACHINE_SET_FINALIZER } from '../machineset/reconciler.js';
 import { type RolloutStrategy, resolveIntOrPercent } from './rollout-plan.js';
 
 export const LABEL_TEMPLATE_HASH = 'machine-template-hash';
-export const LABEL_DEPLOYMENT_NAME = 'cluster.x-k8s.io/deployment-name';
+export { LABEL_DEPLOYMENT_NAME } from '../../../../shared/contracts/object.js';
 
 /** Hash of `spec.template.spec` (version included): a new value means a new MachineSet. */
 export function templateHash(md: StoredObject): string {

@@ -5,10 +5,10 @@
  * annotations the template does not name are left as they are.
  */
 
-import { deepEqual, recordAt, stringEntriesOf } from '../../../../shared/contracts/json.js';
+import { deepEqual, recordAt } from '../../../../shared/contracts/json.js';
 import { isDeleting, type StoredObject } from '../../../../shared/contracts/object.js';
 import { withEntries, withInPlaceFields } from '../machine-template-fields.js';
-import { machineLabels } from './machine-factory.js';
+import { machineAnnotations, machineLabels } from './machine-factory.js';
 
 /** The Machine with the MachineSet's in-place fields, or undefined when it has them already. */
 export function machineInPlace(machine: StoredObject, ms: StoredObject): StoredObject | undefined {
@@ -19,7 +19,7 @@ export function machineInPlace(machine: StoredObject, ms: StoredObject): StoredO
     : {
         ...machine.metadata,
         labels: withEntries(machine.metadata.labels, machineLabels(ms)),
-        annotations: withEntries(machine.metadata.annotations, stringEntriesOf(recordAt(template, 'metadata')?.annotations)),
+        annotations: withEntries(machine.metadata.annotations, machineAnnotations(ms)),
       };
   const next: StoredObject = { ...machine, metadata, spec };
   return deepEqual(next, machine) ? undefined : next;

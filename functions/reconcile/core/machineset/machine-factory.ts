@@ -3,12 +3,12 @@
 import { clusterNameOf } from '../../engine/references/cluster-name-label.js';
 import { randomInt } from 'node:crypto';
 import { clone, isRecord, recordAt, stringEntriesOf } from '../../../../shared/contracts/json.js';
-import { type KubeObject, LABEL_CLUSTER_NAME, type StoredObject, ownerReferenceTo } from '../../../../shared/contracts/object.js';
+import { type KubeObject, LABEL_CLUSTER_NAME, LABEL_DEPLOYMENT_NAME, LABEL_SET_NAME, type StoredObject, ownerReferenceTo } from '../../../../shared/contracts/object.js';
 import { CORE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
 import { readReference } from '../../engine/references/object-reference.js';
 import { kindFromTemplate } from '../../engine/templates/clone-template.js';
 
-export const LABEL_SET_NAME = 'cluster.x-k8s.io/set-name';
+export { LABEL_SET_NAME } from '../../../../shared/contracts/object.js';
 const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
 /** `<ms>-<5 random chars>` as Kubernetes' generateName does. */
@@ -18,12 +18,23 @@ export function randomMachineName(setName: string, random: (max: number) => numb
   return `${setName.slice(0, 57)}-${suffix}`;
 }
 
+/**
+ * Cluster API's machineLabelsFromMachineSet: the template's labels, the set-name label, and the
+ * deployment-name label of a MachineSet that has one; for the Machine and its parts alike.
+ */
 export function machineLabels(ms: StoredObject): Record<string, string> {
+  const deployment = ms.metadata.labels?.[LABEL_DEPLOYMENT_NAME];
   return {
     ...stringEntriesOf(recordAt(ms, 'spec', 'template', 'metadata')?.labels),
     [LABEL_SET_NAME]: ms.metadata.name,
+    ...(deployment === undefined ? {} : { [LABEL_DEPLOYMENT_NAME]: deployment }),
     [LABEL_CLUSTER_NAME]: clusterNameOf(ms),
   };
+}
+
+/** Cluster API's machineAnnotationsFromMachineSet: the template's annotations. */
+export function machineAnnotations(ms: StoredObject): Record<string, string> {
+  return stringEntriesOf(recordAt(ms, 'spec', 'template', 'metadata')?.annotations);
 }
 
 /** A template reference becomes a reference to the clone named like the Machine; other references stay. */
@@ -43,7 +54,7 @@ export function newMachine(ms: StoredObject, name: string): KubeObject {
       name,
       namespace: ms.metadata.namespace,
       labels: machineLabels(ms),
-      annotations: stringEntriesOf(recordAt(ms, 'spec', 'template', 'metadata')?.annotations),
+      annotations: machineAnnotations(ms),
       ownerReferences: [ownerReferenceTo(ms, true)],
     },
     spec: {

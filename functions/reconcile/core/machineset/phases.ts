@@ -19,7 +19,8 @@ import { deleteMembersThenWait } from '../../engine/references/delete-controlled
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { cloneFromTemplate, kindFromTemplate } from '../../engine/templates/clone-template.js';
 import { machineInPlace } from './in-place.js';
-import { newMachine, randomMachineName } from './machine-factory.js';
+import { machineAnnotations, machineLabels, newMachine, randomMachineName } from './machine-factory.js';
+import { metadataChanged, type PartsMetadata, syncPartsMetadata } from '../machine-parts-metadata.js';
 import { deletionOrderOf, machinesToDelete } from './scale-down.js';
 import type { MachineSetScope } from './scope.js';
 
@@ -41,11 +42,20 @@ export async function findMachinesPhase(s: MachineSetScope): Promise<PhaseResult
   return {};
 }
 
-/** The MachineSet's in-place fields onto its Machines (in-place.ts): no Machine is replaced for them. */
+/** What the MachineSet keeps on its Machines' InfraMachines and bootstrap configs (machine-parts-metadata.ts). */
+function partsMetadata(ms: StoredObject): PartsMetadata {
+  return { labels: machineLabels(ms), annotations: machineAnnotations(ms) };
+}
+
+/**
+ * The MachineSet's in-place fields onto its Machines (in-place.ts): no Machine is replaced for
+ * them. A Machine whose labels or annotations change has its parts given them first.
+ */
 export async function syncMachinesPhase(s: MachineSetScope): Promise<PhaseResult> {
   const next: StoredObject[] = [];
   for (const machine of s.machines) {
     const changed = machineInPlace(machine, s.object);
+    if (changed && metadataChanged(machine, changed)) await syncPartsMetadata(s.ctx.store, machine, partsMetadata(s.object));
     next.push(changed ? await s.ctx.store.update(changed) : machine);
   }
   s.machines = next;
@@ -86,6 +96,7 @@ async function createClones(s: MachineSetScope, machine: StoredObject, templates
       name: machine.metadata.name,
       clusterName: clusterNameOf(s.object),
       owner: ownerReferenceTo(machine, true),
+      ...partsMetadata(s.object),
     });
     if (cloned) await createIgnoringExisting(s, cloned);
   }

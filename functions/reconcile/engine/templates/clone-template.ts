@@ -32,6 +32,8 @@ export interface CloneRequest {
   owner?: OwnerReference;
   /** Extra labels (e.g. the Machine's set-name and template-hash labels). */
   labels?: Record<string, string>;
+  /** Extra annotations, over the template's (Cluster API's GenerateTemplateInput.Annotations). */
+  annotations?: Record<string, string>;
 }
 
 /** Pure: the object to create from a template, or undefined when `template` is not a `*Template`. */
@@ -49,6 +51,7 @@ export function cloneFromTemplate(req: CloneRequest): KubeObject | undefined {
       labels: { ...stringEntriesOf(templateMeta?.labels), ...req.labels, [LABEL_CLUSTER_NAME]: req.clusterName },
       annotations: {
         ...stringEntriesOf(templateMeta?.annotations),
+        ...req.annotations,
         [ANNOTATION_CLONED_FROM_NAME]: req.template.metadata.name,
         [ANNOTATION_CLONED_FROM_GROUPKIND]: `${req.template.kind}.${groupOf(req.template.apiVersion)}`,
       },

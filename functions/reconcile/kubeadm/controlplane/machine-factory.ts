@@ -73,6 +73,7 @@ export function buildKubeadmConfig(input: NewMachineInput): KubeObject {
       name: input.name,
       namespace: input.kcp.metadata.namespace,
       labels: { ...input.spec.machineLabels, ...controlPlaneLabels(input.clusterName, input.kcp.metadata.name) },
+      annotations: { ...input.spec.machineAnnotations },
       ownerReferences: [ownerReferenceTo(input.kcp)],
     },
     spec: kubeadmConfigSpecFor(input.spec.kubeadmConfigSpec, input.init),
@@ -103,6 +104,7 @@ export function buildInfraMachine(input: NewMachineInput): KubeObject {
       },
       annotations: {
         ...stringsOf(templateMeta.annotations),
+        ...input.spec.machineAnnotations,
         [ANNOTATION_CLONED_FROM_NAME]: template.metadata.name,
         [ANNOTATION_CLONED_FROM_GROUPKIND]: groupKindString({ group: groupOf(template.apiVersion), kind: template.kind }),
       },

@@ -31,7 +31,8 @@ import { addonSkips, remediationInProgress } from './annotations.js';
 import { controlPlaneFailureDomains } from './failure-domains.js';
 import { controlPlaneMachineInPlace } from './in-place.js';
 import { orphanedParts, resumableName } from './orphaned-parts.js';
-import { buildInfraMachine, buildKubeadmConfig, buildMachine, newMachineName } from './machine-factory.js';
+import { buildInfraMachine, buildKubeadmConfig, buildMachine, controlPlaneLabels, newMachineName } from './machine-factory.js';
+import { metadataChanged, syncPartsMetadata } from '../../core/machine-parts-metadata.js';
 import { configSpecHash, machineFacts, machineHasNode } from './machine-facts.js';
 import { planControlPlane } from './plan.js';
 import { finishRemediation, replacementAnnotations } from './remediation.js';
@@ -159,13 +160,20 @@ export async function collectMachines(scope: KcpScope): Promise<PhaseResult | un
   return undefined;
 }
 
-/** The KubeadmControlPlane's in-place fields onto its Machines (in-place.ts); the scope keeps the written versions. */
+/**
+ * The KubeadmControlPlane's in-place fields onto its Machines (in-place.ts), and its template's
+ * labels and annotations onto their InfraMachines and KubeadmConfigs; the scope keeps the written
+ * Machines.
+ */
 export async function syncMachines(scope: KcpScope): Promise<PhaseResult | undefined> {
   const { clusterName } = scope;
   if (!clusterName) return STOP;
+  const parts = { labels: { ...scope.spec.machineLabels, ...controlPlaneLabels(clusterName, scope.object.metadata.name) }, annotations: scope.spec.machineAnnotations };
   for (const machine of scope.machines) {
     const changed = controlPlaneMachineInPlace(machine, scope.spec, clusterName, scope.object.metadata.name);
     if (!changed) continue;
+    // Its InfraMachine (listed already) and KubeadmConfig first (machine-parts-metadata.ts says why).
+    if (metadataChanged(machine, changed)) await syncPartsMetadata(scope.ctx.store, machine, parts, scope.clusterObjects);
     const written = await scope.ctx.store.update(changed);
     scope.machines = scope.machines.map((m) => (m === machine ? written : m));
     scope.clusterObjects = scope.clusterObjects.map((o) => (o === machine ? written : o));

@@ -145,9 +145,23 @@ describe('KubeadmControlPlane scenario (converge harness, in-memory provider)', 
       expect(machine.metadata.labels).toMatchObject({ tier: 'control', 'cluster.x-k8s.io/control-plane-name': 'cp' });
       expect(machine.metadata.annotations).toMatchObject({ 'example.com/owner': 'platform' });
       expect(machine.spec).toMatchObject({ taints: [{ key: 'role', value: 'cp', effect: 'NoSchedule' }], deletion: { nodeDrainTimeoutSeconds: 300 } });
+      // Its InfraMachine and KubeadmConfig too (Cluster API's UpdateExternalObject).
+      for (const ref of [recordAt(machine, 'spec', 'infrastructureRef'), recordAt(machine, 'spec', 'bootstrap', 'configRef')]) {
+        const part = await store.get({ group: String(ref?.apiGroup), kind: String(ref?.kind), namespace: NS, name: String(ref?.name) });
+        expect([part?.kind, part?.metadata.labels?.tier, part?.metadata.labels?.['cluster.x-k8s.io/control-plane-name'], part?.metadata.annotations?.['example.com/owner']]).toEqual([ref?.kind, 'control', 'cp', 'platform']);
+      }
     }
     expect((await kcp(store))?.status).toMatchObject({ replicas: 3, upToDateReplicas: 3 });
     expect((await run()).writes).toBe(0);
+
+    // A Machine made now has its parts made with them.
+    await setSpec(store, { replicas: 4 });
+    expect((await run()).errors).toEqual([]);
+    const added = (await cpMachines(store)).find((m) => !before.includes(m.metadata.name));
+    for (const ref of [recordAt(added, 'spec', 'infrastructureRef'), recordAt(added, 'spec', 'bootstrap', 'configRef')]) {
+      const part = await store.get({ group: String(ref?.apiGroup), kind: String(ref?.kind), namespace: NS, name: String(ref?.name) });
+      expect([part?.kind, part?.metadata.labels?.tier, part?.metadata.annotations?.['example.com/owner']]).toEqual([ref?.kind, 'control', 'platform']);
+    }
   });
 
   it.for([

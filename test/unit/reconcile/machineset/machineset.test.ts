@@ -70,14 +70,14 @@ function machineSet(replicas: number): KubeObject {
   return {
     apiVersion: 'cluster.x-k8s.io/v1beta2',
     kind: 'MachineSet',
-    metadata: { name: 'ms', namespace: 'default' },
+    metadata: { name: 'ms', namespace: 'default', labels: { 'cluster.x-k8s.io/deployment-name': 'md' } },
     spec: {
       clusterName: 'c1',
       replicas,
       selector: { matchLabels: { pool: 'a' } },
       deletion: { order: 'Oldest' },
       template: {
-        metadata: { labels: { pool: 'a' } },
+        metadata: { labels: { pool: 'a' }, annotations: { 'example.com/owner': 'team-a' } },
         spec: {
           clusterName: 'c1',
           version: 'v1.31.0',
@@ -102,7 +102,8 @@ describe('machine factory', () => {
     const ctx = testContext();
     const ms = await ctx.store.create(machineSet(1));
     const m = newMachine(ms, 'ms-abcde');
-    expect(m.metadata.labels).toEqual({ pool: 'a', 'cluster.x-k8s.io/set-name': 'ms', 'cluster.x-k8s.io/cluster-name': 'c1' });
+    expect(m.metadata.labels).toEqual({ pool: 'a', 'cluster.x-k8s.io/set-name': 'ms', 'cluster.x-k8s.io/deployment-name': 'md', 'cluster.x-k8s.io/cluster-name': 'c1' });
+    expect(m.metadata.annotations).toEqual({ 'example.com/owner': 'team-a' });
     expect(m.spec).toMatchObject({
       clusterName: 'c1',
       version: 'v1.31.0',
@@ -131,10 +132,15 @@ describe('machineSetReconciler', () => {
       expect(owned.map((o) => o.kind).sort()).toEqual(['FakeBootstrapConfig', 'InMemoryMachine']);
       const infra = owned.find((o) => o.kind === 'InMemoryMachine');
       expect(infra?.metadata.annotations).toEqual({
+        'example.com/owner': 'team-a',
         'cluster.x-k8s.io/cloned-from-name': 'md',
         'cluster.x-k8s.io/cloned-from-groupkind': 'InMemoryMachineTemplate.infrastructure.cluster.x-k8s.io',
       });
       expect(infra?.spec).toEqual({ startupSeconds: 2 });
+      // Both parts carry the Machine's labels (Cluster API's machineLabelsFromMachineSet), so `-l cluster.x-k8s.io/deployment-name=md` finds them.
+      for (const part of owned) {
+        expect(part.metadata.labels).toMatchObject({ pool: 'a', 'cluster.x-k8s.io/set-name': 'ms', 'cluster.x-k8s.io/deployment-name': 'md', 'cluster.x-k8s.io/cluster-name': 'c1' });
+      }
     }
     expect((await ctx.store.get(key))?.status).toMatchObject({ replicas: expected, readyReplicas: 0, selector: 'pool=a' });
   });
