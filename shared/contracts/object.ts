@@ -170,6 +170,8 @@ export const ANNOTATION_MAX_REPLICAS = 'machinedeployment.clusters.x-k8s.io/max-
 export const ANNOTATION_REVISION = 'machinedeployment.clusters.x-k8s.io/revision';
 /** On a MachineSet that became current again: the revisions it had before, comma-separated (deprecated in Cluster API, still written). */
 export const ANNOTATION_REVISION_HISTORY = 'machinedeployment.clusters.x-k8s.io/revision-history';
+/** On a MachineSet or its bootstrap config template: comma-separated preflight checks it skips (`All` for every one). */
+export const ANNOTATION_SKIP_PREFLIGHT_CHECKS = 'machineset.cluster.x-k8s.io/skip-preflight-checks';
 /** On a MachineSet: `"true"` and it creates no Machines (an old MachineSet of an OnDelete MachineDeployment). */
 export const ANNOTATION_DISABLE_MACHINE_CREATE = 'machineset.cluster.x-k8s.io/disable-machine-create';
 /** kubectl's client-side apply record: about the object it is on alone. */

@@ -3,6 +3,7 @@
 import { booleanAt, isRecord, numberAt, stringAt, valueAt } from '../json.js';
 import type { KubeObject } from '../object.js';
 import type { ContractVersion } from '../provider-contract.js';
+import { compareSemVer, parseSemVer } from '../clusterctl/semver.js';
 
 /** Replica counters in v1beta2 terms; a counter the provider did not report is undefined. */
 export interface ControlPlaneReplicas {
@@ -58,6 +59,28 @@ export const controlPlaneContract = {
   /** `spec.version` (both versions). */
   version(obj: KubeObject): string | undefined {
     return stringAt(obj, 'spec', 'version') || undefined;
+  },
+  /**
+   * Cluster API's IsProvisioning: the control plane reports no version in its status yet (it is
+   * being created for the first time).
+   */
+  isProvisioning(obj: KubeObject, version: ContractVersion): boolean {
+    return controlPlaneContract.versions(obj, version).length === 0;
+  },
+  /**
+   * Cluster API's IsUpgrading: a version the status reports is below `spec.version`. No status
+   * version is not upgrading; a version that is not semver is undefined (Cluster API fails).
+   */
+  isUpgrading(obj: KubeObject, version: ContractVersion): boolean | undefined {
+    const spec = parseSemVer(controlPlaneContract.version(obj) ?? '');
+    if (!spec) return undefined;
+    let upgrading = false;
+    for (const reported of controlPlaneContract.versions(obj, version)) {
+      const status = parseSemVer(reported.version);
+      if (!status) return undefined;
+      if (compareSemVer(spec, status) > 0) upgrading = true;
+    }
+    return upgrading;
   },
   /** v1beta2 `status.versions[]` (old → new) with `status.version` as fallback; v1beta1 `status.version`. */
   versions(obj: KubeObject, version: ContractVersion): ControlPlaneVersion[] {

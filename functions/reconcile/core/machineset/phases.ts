@@ -15,6 +15,7 @@ import {
 import { isAlreadyExists, isNotFound } from '../../../../shared/errors/index.js';
 import { type ContractReference, describeReference, readReference, referenceKey } from '../../engine/references/object-reference.js';
 import { REFERENCE_MISSING_REQUEUE_SECONDS } from '../../engine/references/resolve-reference.js';
+import { PREFLIGHT_FAILED_REQUEUE_SECONDS, preflightGate, readCluster } from './preflight-gate.js';
 import { deleteMembersThenWait } from '../../engine/references/delete-controlled.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { cloneFromTemplate, kindFromTemplate } from '../../engine/templates/clone-template.js';
@@ -136,19 +137,10 @@ export async function repairMissingClonesPhase(s: MachineSetScope): Promise<Phas
   return {};
 }
 
-/** Cluster API creates no Machines for a Cluster that is being deleted (its deletion removes this MachineSet too). */
-async function clusterDeleting(s: MachineSetScope): Promise<boolean> {
-  const cluster = await s.ctx.store.get({
-    group: 'cluster.x-k8s.io',
-    kind: 'Cluster',
-    namespace: s.object.metadata.namespace,
-    name: clusterNameOf(s.object),
-  });
-  return cluster !== undefined && isDeleting(cluster);
-}
-
 async function scaleUp(s: MachineSetScope, count: number): Promise<PhaseResult> {
-  if (await clusterDeleting(s)) return {};
+  // Cluster API creates no Machines for a Cluster that is being deleted (its deletion removes this MachineSet too).
+  const cluster = await readCluster(s);
+  if (cluster && isDeleting(cluster)) return {};
   const templates = await loadTemplates(s);
   if (!Array.isArray(templates)) {
     s.conditions.push({
@@ -158,6 +150,12 @@ async function scaleUp(s: MachineSetScope, count: number): Promise<PhaseResult> 
       message: `${describeReference(templates.missing)} ${templates.missing.name} does not exist`,
     });
     return { requeueAfterSeconds: REFERENCE_MISSING_REQUEUE_SECONDS };
+  }
+  const blocked = cluster ? await preflightGate(s, cluster, 'Scale up', templates) : [];
+  if (blocked.length > 0) {
+    s.scaleUpBlockedBy = blocked;
+    s.conditions.push({ type: 'MachinesCreated', status: 'False', reason: 'PreflightCheckFailed', message: blocked.join('; ') });
+    return { requeueAfterSeconds: PREFLIGHT_FAILED_REQUEUE_SECONDS };
   }
   for (let i = 0; i < count; i++) await createMachine(s, templates);
   s.conditions.push({ type: 'MachinesCreated', status: 'True', reason: 'Created' });

@@ -37,6 +37,9 @@ export const MACHINE_CHANGES_A_MACHINE_SET_READS: readonly string[] = [
 export const machineSetReconciler: ReconcilerDefinition<MachineSetScope> = {
   kind: { group: CORE_GROUP, kind: 'MachineSet' },
   fillsOwnClusterOwner: true,
+  // A scale-up held by the preflight checks goes on when its control plane reports a new version
+  // (a watch the provider registry adds for control-plane kinds, contract-watches.ts), else after
+  // 15 s, as in Cluster API (ADR 0163).
   watches: [{ kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'owner', changes: MACHINE_CHANGES_A_MACHINE_SET_READS }],
   finalizer: MACHINE_SET_FINALIZER,
   createScope: createMachineSetScope,

@@ -6,7 +6,7 @@
  */
 
 import { conditionsOf, findCondition, setCondition } from '../../../../shared/contracts/conditions.js';
-import { numberAt, valueAt } from '../../../../shared/contracts/json.js';
+import { deepEqual, numberAt, valueAt } from '../../../../shared/contracts/json.js';
 import { controllerOf, isDeleting, keyOf, type StoredObject } from '../../../../shared/contracts/object.js';
 import { LABEL_DEPLOYMENT_NAME } from '../../../../shared/contracts/defaulting/labels.js';
 import { CORE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
@@ -16,10 +16,13 @@ import { isConflict, isNotFound } from '../../../../shared/errors/index.js';
 import { timestamp } from '../../../../shared/ports/clock.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { CONDITION_OWNER_REMEDIATED } from '../machinehealthcheck/well-known.js';
+import { PREFLIGHT_FAILED_REQUEUE_SECONDS, preflightGate, readCluster } from './preflight-gate.js';
 import type { MachineSetScope } from './scope.js';
 
 /** The reason that says the owner took a Machine in hand (and so counts it as in flight). */
 export const REASON_MACHINE_DELETING = 'MachineDeleting';
+/** Cluster API's MachineSetMachineRemediationDeferredReason. */
+export const REASON_REMEDIATION_DEFERRED = 'RemediationDeferred';
 
 function ownerRemediated(machine: StoredObject) {
   return findCondition(conditionsOf(machine.status), CONDITION_OWNER_REMEDIATED);
@@ -48,15 +51,12 @@ async function remediationBudget(s: MachineSetScope): Promise<number> {
   return Math.max(0, limit - flying);
 }
 
-/** Records that this owner is remediating the Machine (so it counts as in flight while it goes). */
-async function takeInHand(s: MachineSetScope, machine: StoredObject): Promise<StoredObject | undefined> {
+/** Sets the Machine's OwnerRemediated condition (no write when it says so already); undefined when the Machine is gone. */
+async function setOwnerRemediated(s: MachineSetScope, machine: StoredObject, reason: string, message: string): Promise<StoredObject | undefined> {
   let current: StoredObject | undefined = machine;
   for (let attempt = 1; current; attempt++) {
-    const conditions = setCondition(
-      conditionsOf(current.status),
-      { type: CONDITION_OWNER_REMEDIATED, status: 'False', reason: REASON_MACHINE_DELETING, message: 'Machine deletionTimestamp set' },
-      timestamp(s.ctx.clock),
-    );
+    const conditions = setCondition(conditionsOf(current.status), { type: CONDITION_OWNER_REMEDIATED, status: 'False', reason, message }, timestamp(s.ctx.clock));
+    if (deepEqual(conditions, conditionsOf(current.status))) return current;
     try {
       return await s.ctx.store.updateStatus({ ...current, status: { ...(current.status ?? {}), conditions } });
     } catch (error) {
@@ -79,6 +79,26 @@ async function remove(s: MachineSetScope, machine: StoredObject): Promise<void> 
   }
 }
 
+/** Records that this owner is remediating the Machine (so it counts as in flight while it goes). */
+function takeInHand(s: MachineSetScope, machine: StoredObject): Promise<StoredObject | undefined> {
+  return setOwnerRemediated(s, machine, REASON_MACHINE_DELETING, 'Machine deletionTimestamp set');
+}
+
+/**
+ * Cluster API runs the preflight checks before it remediates (a replacement made now could not
+ * join, or would join at the wrong version): while they fail, each marked Machine says why in its
+ * OwnerRemediated condition and waits.
+ */
+async function deferredByPreflight(s: MachineSetScope, marked: readonly StoredObject[]): Promise<PhaseResult | undefined> {
+  const cluster = await readCluster(s);
+  const blocked = cluster ? await preflightGate(s, cluster, 'Machine remediation') : [];
+  if (blocked.length === 0) return undefined;
+  const message = blocked.map((m) => `* ${m}`).join('\n');
+  for (const machine of marked) await setOwnerRemediated(s, machine, REASON_REMEDIATION_DEFERRED, message);
+  s.conditions.push({ type: 'Remediating', status: 'True', reason: REASON_REMEDIATION_DEFERRED, message: `waiting to remediate ${marked.map((m) => m.metadata.name).join(', ')}:\n${message}` });
+  return { requeueAfterSeconds: PREFLIGHT_FAILED_REQUEUE_SECONDS };
+}
+
 export async function remediateUnhealthyPhase(s: MachineSetScope): Promise<PhaseResult> {
   // A run that recorded its intent but crashed before the delete finishes it first.
   for (const machine of s.machines.filter((m) => !isDeleting(m) && inFlight(m))) await remove(s, machine);
@@ -87,16 +107,18 @@ export async function remediateUnhealthyPhase(s: MachineSetScope): Promise<Phase
     if (findCondition(conditionsOf(s.object.status), 'Remediating')) s.conditions.push({ type: 'Remediating', status: 'False', reason: 'NotRemediating' });
     return {};
   }
+  const deferred = await deferredByPreflight(s, marked);
+  if (deferred) return deferred;
   const budget = await remediationBudget(s);
   const now = marked.slice(0, Math.min(marked.length, budget));
   for (const machine of now) {
     const taken = await takeInHand(s, machine);
     if (taken) await remove(s, taken);
   }
-  const deferred = marked.slice(now.length).map((m) => m.metadata.name);
+  const waiting = marked.slice(now.length).map((m) => m.metadata.name);
   s.conditions.push(
-    deferred.length > 0
-      ? { type: 'Remediating', status: 'True', reason: 'RemediationDeferred', message: `maxInFlight reached; waiting to remediate ${deferred.join(', ')}` }
+    waiting.length > 0
+      ? { type: 'Remediating', status: 'True', reason: REASON_REMEDIATION_DEFERRED, message: `maxInFlight reached; waiting to remediate ${waiting.join(', ')}` }
       : { type: 'Remediating', status: 'True', reason: 'MachineDeleting', message: `deleting unhealthy Machines ${now.map((m) => m.metadata.name).join(', ')}` },
   );
   return {};

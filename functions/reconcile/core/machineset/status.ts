@@ -8,13 +8,15 @@ import type { StatusUpdate } from '../../engine/skeleton/types.js';
 import { selectorString } from './machine-factory.js';
 import type { MachineSetScope } from './scope.js';
 
-export function scalingConditions(desired: number, current: number): ConditionInput[] {
+/** Cluster API's ScalingUp and ScalingDown; a scale-up held by preflight checks says which (setScalingUpCondition). */
+export function scalingConditions(desired: number, current: number, blockedBy: readonly string[] = []): ConditionInput[] {
+  const blocked = blockedBy.length > 0 ? ` is blocked because:\n${blockedBy.map((m) => `* ${m}`).join('\n')}` : '';
   return [
     current < desired
-      ? { type: 'ScalingUp', status: 'True', reason: 'ScalingUp', message: `scaling up from ${current} to ${desired} replicas` }
+      ? { type: 'ScalingUp', status: 'True', reason: 'ScalingUp', message: `Scaling up from ${current} to ${desired} replicas${blocked}` }
       : { type: 'ScalingUp', status: 'False', reason: 'NotScalingUp' },
     current > desired
-      ? { type: 'ScalingDown', status: 'True', reason: 'ScalingDown', message: `scaling down from ${current} to ${desired} replicas` }
+      ? { type: 'ScalingDown', status: 'True', reason: 'ScalingDown', message: `Scaling down from ${current} to ${desired} replicas` }
       : { type: 'ScalingDown', status: 'False', reason: 'NotScalingDown' },
   ];
 }
@@ -38,7 +40,7 @@ export function computeMachineSetStatus(s: MachineSetScope): StatusUpdate {
 
 export function machineSetConditionsPhase(s: MachineSetScope) {
   const c = machineSetCounters(s.object, s.machines);
-  s.conditions.push(...scalingConditions(c.desiredReplicas, c.replicas));
+  s.conditions.push(...scalingConditions(c.desiredReplicas, c.replicas, s.scaleUpBlockedBy));
   s.conditions.push(
     c.readyReplicas === c.replicas
       ? { type: 'MachinesReady', status: 'True', reason: 'Ready' }

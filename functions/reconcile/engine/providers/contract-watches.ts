@@ -41,6 +41,16 @@ export const CONTRACT_REFERRER_WATCHES: ReadonlyArray<{ watcher: GroupKind; role
   },
 ];
 
+/**
+ * Roles a watcher follows through the cluster-name label, for the listed fields only: a
+ * MachineSet whose scale-up the preflight checks hold (the control plane is provisioning or
+ * upgrading) goes on when its control plane reports a new version, instead of polling every 15 s
+ * as Cluster API does. A control plane without the label is found by the poll alone.
+ */
+export const CONTRACT_CLUSTER_LABEL_WATCHES: ReadonlyArray<{ watcher: GroupKind; role: ContractRole; changes: readonly string[] }> = [
+  { watcher: { group: CORE, kind: 'MachineSet' }, role: 'ControlPlane', changes: ['status.version', 'status.versions'] },
+];
+
 /** The reconciler with an `owner` watch added for each contract kind whose role it follows. */
 export function withContractWatches(reconciler: AnyReconciler, contracts: readonly ProviderKindContract[]): AnyReconciler {
   const roles = CONTRACT_WATCHES.find((w) => sameGroupKind(w.watcher, reconciler.kind))?.roles ?? [];
@@ -55,6 +65,12 @@ export function withContractWatches(reconciler: AnyReconciler, contracts: readon
       .filter((k) => !reconciler.watches.some((x) => x.by === 'referrer' && x.field === w.field && sameGroupKind(x.kind, k)))
       .map((k): Watch => ({ kind: k, by: 'referrer', field: w.field, on: ['INSERT'] })),
   );
-  const added = [...extra, ...referrers];
+  const labelled: Watch[] = CONTRACT_CLUSTER_LABEL_WATCHES.filter((w) => sameGroupKind(w.watcher, reconciler.kind)).flatMap((w) =>
+    contracts
+      .filter((c) => c.role === w.role)
+      .filter((c) => !reconciler.watches.some((x) => x.by === 'clusterLabel' && sameGroupKind(x.kind, c)))
+      .map((c): Watch => ({ kind: { group: c.group, kind: c.kind }, by: 'clusterLabel', on: ['MODIFY'], changes: w.changes })),
+  );
+  const added = [...extra, ...referrers, ...labelled];
   return added.length === 0 ? reconciler : { ...reconciler, watches: [...reconciler.watches, ...added] };
 }

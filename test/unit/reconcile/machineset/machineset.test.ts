@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { conditionsOf, findCondition } from '../../../../shared/contracts/conditions.js';
 import type { KubeObject, StoredObject } from '../../../../shared/contracts/object.js';
 import {
   newMachine,
@@ -203,5 +204,47 @@ describe('crash repair', () => {
     await runReconcile(machineSetReconciler, ctx, { group: 'cluster.x-k8s.io', kind: 'MachineSet', namespace: 'default', name: 'ms' });
     const infra = await ctx.store.get({ group: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachine', namespace: 'default', name: m.metadata.name });
     expect(infra?.metadata.ownerReferences).toEqual([expect.objectContaining({ uid: m.metadata.uid, controller: true })]);
+  });
+});
+
+describe('a MachineSet holds its scale-up while the preflight checks fail', () => {
+  const key = { group: 'cluster.x-k8s.io', kind: 'MachineSet', namespace: 'default', name: 'ms' };
+  const cpKey = { group: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane', namespace: 'default', name: 'cp' };
+
+  async function setup(skipOnTemplate?: string) {
+    const ctx = testContext();
+    for (const t of workerTemplates('md')) {
+      const annotated = skipOnTemplate && t.kind.endsWith('BootstrapConfigTemplate') ? { ...t, metadata: { ...t.metadata, annotations: { 'machineset.cluster.x-k8s.io/skip-preflight-checks': skipOnTemplate } } } : t;
+      await ctx.store.create(annotated);
+    }
+    await ctx.store.create({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'c1', namespace: 'default' }, spec: { controlPlaneRef: { apiGroup: cpKey.group, kind: cpKey.kind, name: 'cp' } } });
+    await ctx.store.create({ apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlane', metadata: { name: 'cp', namespace: 'default' }, spec: { version: 'v1.31.0', replicas: 1 } });
+    const ms = await ctx.store.create(machineSet(2));
+    const machines = async () => (await ctx.store.listByOwner(ms.metadata.uid)).filter((o) => o.kind === 'Machine');
+    const condition = async (type: string) => findCondition(conditionsOf((await ctx.store.get(key))?.status), type);
+    return { ctx, machines, condition };
+  }
+
+  it('a control plane still provisioning: no Machine, both conditions say why, a look again in 15 s; once it reports its version the Machines come', async () => {
+    const { ctx, machines, condition } = await setup();
+    const held = await runReconcile(machineSetReconciler, ctx, key);
+    expect(held.requeueAfterSeconds).toBe(15);
+    expect(await machines()).toHaveLength(0);
+    const reason = 'KubeadmControlPlane default/cp is provisioning ("ControlPlaneIsStable" preflight check failed)';
+    expect(await condition('MachinesCreated')).toMatchObject({ status: 'False', reason: 'PreflightCheckFailed', message: reason });
+    expect(await condition('ScalingUp')).toMatchObject({ status: 'True', message: `Scaling up from 0 to 2 replicas is blocked because:\n* ${reason}` });
+
+    const cp = await ctx.store.get(cpKey);
+    if (!cp) throw new Error('no control plane');
+    await ctx.store.updateStatus({ ...cp, status: { version: 'v1.31.0' } });
+    await runReconcile(machineSetReconciler, ctx, key);
+    expect(await machines()).toHaveLength(2);
+    expect(await condition('ScalingUp')).toMatchObject({ status: 'False', reason: 'NotScalingUp' });
+  });
+
+  it('the checks its bootstrap config template skips are skipped', async () => {
+    const { ctx, machines } = await setup('ControlPlaneIsStable');
+    await runReconcile(machineSetReconciler, ctx, key);
+    expect(await machines()).toHaveLength(2);
   });
 });

@@ -94,3 +94,28 @@ describe('MachineSet remediation', () => {
     expect((await machinesOf(ctx, ms)).filter(isDeleting)).toHaveLength(0);
   });
 });
+
+describe('MachineSet remediation waits for the preflight checks', () => {
+  it('while the control plane upgrades, marked Machines stay and say why; once it is stable they are remediated', async () => {
+    const { ctx, ms } = await setup(undefined, 1);
+    const cpKey = { group: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane', namespace: 'default', name: 'cp' };
+    await ctx.store.create({ apiVersion: `${CORE}/v1beta2`, kind: 'Cluster', metadata: { name: 'c1', namespace: 'default' }, spec: { controlPlaneRef: { apiGroup: cpKey.group, kind: cpKey.kind, name: 'cp' } } });
+    const cp = await ctx.store.create({ apiVersion: `${cpKey.group}/v1beta2`, kind: cpKey.kind, metadata: { name: 'cp', namespace: 'default' }, spec: { version: 'v1.31.0', replicas: 3 } });
+    await ctx.store.updateStatus({ ...cp, status: { version: 'v1.30.5' } });
+
+    const held = await runReconcile(machineSetReconciler, ctx, msKey);
+    expect(held.requeueAfterSeconds).toBe(15);
+    const machines = await machinesOf(ctx, ms);
+    expect(machines.filter(isDeleting)).toHaveLength(0);
+    const reason = '* KubeadmControlPlane default/cp is upgrading ("ControlPlaneIsStable" preflight check failed)';
+    const marked = machines.filter((m) => findCondition(conditionsOf(m.status), 'OwnerRemediated'));
+    expect(marked.map((m) => findCondition(conditionsOf(m.status), 'OwnerRemediated'))).toEqual([expect.objectContaining({ status: 'False', reason: 'RemediationDeferred', message: reason })]);
+    expect(findCondition(conditionsOf((await ctx.store.get(msKey))?.status), 'Remediating')).toMatchObject({ status: 'True', reason: 'RemediationDeferred' });
+
+    const upgraded = await ctx.store.get(cpKey);
+    if (!upgraded) throw new Error('no control plane');
+    await ctx.store.updateStatus({ ...upgraded, status: { version: 'v1.31.0' } });
+    await runReconcile(machineSetReconciler, ctx, msKey);
+    expect((await machinesOf(ctx, ms)).filter(isDeleting).map((m) => m.metadata.name)).toEqual(marked.map((m) => m.metadata.name));
+  });
+});
