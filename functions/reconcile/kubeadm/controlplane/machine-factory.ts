@@ -2,6 +2,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { clone, isRecord, recordAt } from '../../../../shared/contracts/json.js';
+import { parseSemVer } from '../../../../shared/contracts/clusterctl/semver.js';
 import {
   type KubeObject,
   LABEL_CLUSTER_NAME,
@@ -51,13 +52,34 @@ export function controlPlaneLabels(clusterName: string, kcpName: string): Record
   return { [LABEL_CLUSTER_NAME]: clusterName, [LABEL_CONTROL_PLANE]: '', [LABEL_CONTROL_PLANE_NAME]: kcpName };
 }
 
-/** kubeadmConfigSpec for one machine: init keeps init+cluster configuration, joins get joinConfiguration.controlPlane. */
-export function kubeadmConfigSpecFor(kubeadmConfigSpec: Record<string, unknown>, init: boolean): Record<string, unknown> {
+/** kubeadm's ControlPlaneKubeletLocalMode gate: from Kubernetes v1.31 until it went GA in v1.36 (Cluster API's DefaultFeatureGates). */
+const KUBELET_LOCAL_MODE = { gate: 'ControlPlaneKubeletLocalMode', fromMinor: 31, gaMinor: 36 } as const;
+
+/**
+ * Cluster API's DefaultFeatureGates: the control plane's kubelets talk to their own API server
+ * (so a kubelet is never newer than the API server it reaches during an upgrade), unless the
+ * spec sets the gate itself. Pre-releases count as their release.
+ */
+export function withDefaultFeatureGates(clusterConfiguration: Record<string, unknown>, kubernetesVersion: string): Record<string, unknown> {
+  const version = parseSemVer(kubernetesVersion);
+  const gated = version?.major === 1 && version.minor >= KUBELET_LOCAL_MODE.fromMinor && version.minor < KUBELET_LOCAL_MODE.gaMinor;
+  if (!gated) return clusterConfiguration;
+  const gates = isRecord(clusterConfiguration.featureGates) ? clusterConfiguration.featureGates : {};
+  if (KUBELET_LOCAL_MODE.gate in gates) return clusterConfiguration;
+  return { ...clusterConfiguration, featureGates: { ...gates, [KUBELET_LOCAL_MODE.gate]: true } };
+}
+
+/**
+ * kubeadmConfigSpec for one machine: init keeps init+cluster configuration (with the default
+ * feature gates, which kubeadm init stores in the cluster for every later join), joins get
+ * joinConfiguration.controlPlane.
+ */
+export function kubeadmConfigSpecFor(kubeadmConfigSpec: Record<string, unknown>, init: boolean, kubernetesVersion: string): Record<string, unknown> {
   const { initConfiguration, clusterConfiguration, joinConfiguration, ...rest } = clone(kubeadmConfigSpec);
   if (init) {
     return {
       ...rest,
-      clusterConfiguration: isRecord(clusterConfiguration) ? clusterConfiguration : {},
+      clusterConfiguration: withDefaultFeatureGates(isRecord(clusterConfiguration) ? clusterConfiguration : {}, kubernetesVersion),
       initConfiguration: isRecord(initConfiguration) ? initConfiguration : {},
     };
   }
@@ -76,7 +98,7 @@ export function buildKubeadmConfig(input: NewMachineInput): KubeObject {
       annotations: { ...input.spec.machineAnnotations },
       ownerReferences: [ownerReferenceTo(input.kcp)],
     },
-    spec: kubeadmConfigSpecFor(input.spec.kubeadmConfigSpec, input.init),
+    spec: kubeadmConfigSpecFor(input.spec.kubeadmConfigSpec, input.init, input.spec.version),
   };
 }
 
