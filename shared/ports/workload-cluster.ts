@@ -107,6 +107,19 @@ export interface WorkloadClusterRef {
   name: string;
 }
 
+/** One member of the workload cluster's etcd (its Node's name once it started; a learner may have none yet). */
+export interface EtcdMember {
+  /** etcd's member ID, a uint64 written in decimal. */
+  id: string;
+  name: string;
+}
+
+/** The control-plane Node whose etcd Pod (`kube-system/etcd-<node>`) a call goes through. */
+export interface EtcdNode {
+  name: string;
+  providerID: string;
+}
+
 /** Any Kubernetes object to create in a workload cluster (a ClusterResourceSet resource's document). */
 export interface WorkloadObject {
   apiVersion: string;
@@ -153,6 +166,14 @@ export interface WorkloadCluster {
    * `port`; undefined when the Node runs no such Pod.
    */
   apiServerCertificateExpiry(cluster: WorkloadClusterRef, node: { name: string; providerID: string }, port: number): Promise<string | undefined>;
+  /**
+   * The etcd cluster's members, asked through the etcd Pod on `node` (a port-forward to its client
+   * port, authenticated with a client certificate of the cluster's etcd CA, as Cluster API's
+   * etcd client does); undefined when the Node runs no etcd Pod (etcd is external).
+   */
+  listEtcdMembers(cluster: WorkloadClusterRef, node: EtcdNode): Promise<EtcdMember[] | undefined>;
+  /** Removes the member through the etcd Pod on `node`; a member that is already gone is removed. */
+  removeEtcdMember(cluster: WorkloadClusterRef, node: EtcdNode, memberId: string): Promise<void>;
   /** Evicts the Pod through the Eviction API (PodDisruptionBudgets apply); `gracePeriodSeconds` overrides the Pod's. */
   evictPod(cluster: WorkloadClusterRef, pod: { namespace: string; name: string }, options: { gracePeriodSeconds?: number }): Promise<EvictionOutcome>;
   /**
@@ -177,6 +198,8 @@ const WORKLOAD_CLUSTER_METHODS = [
   'listVolumeAttachments',
   'listPersistentVolumes',
   'apiServerCertificateExpiry',
+  'listEtcdMembers',
+  'removeEtcdMember',
   'evictPod',
 ] as const satisfies ReadonlyArray<keyof WorkloadCluster>;
 

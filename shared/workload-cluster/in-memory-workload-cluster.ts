@@ -7,7 +7,7 @@
 import { isRecord, recordAt, stringAt } from '../contracts/json.js';
 import type { StoredObject } from '../contracts/object.js';
 import type { ObjectStore } from '../ports/object-store.js';
-import type { WorkloadCluster, WorkloadClusterRef, WorkloadNode, WorkloadNodeCondition } from '../ports/workload-cluster.js';
+import type { EtcdNode, WorkloadCluster, WorkloadClusterRef, WorkloadNode, WorkloadNodeCondition } from '../ports/workload-cluster.js';
 import type { InMemoryWorkloadObjects } from './in-memory-workload-objects.js';
 import { SimulatedWorkloadCluster } from './simulated-workload-cluster.js';
 
@@ -73,6 +73,22 @@ export class InMemoryWorkloadCluster extends SimulatedWorkloadCluster {
   override async apiServerCertificateExpiry(cluster: WorkloadClusterRef, node: { name: string; providerID: string }): Promise<string | undefined> {
     const machine = await this.simulatedMachine(cluster, node.providerID);
     return simulatedNodeOf(machine?.status)?.name === node.name ? stringAt(machine, 'status', 'simulatedNode', 'apiServerCertificateNotAfter') : undefined;
+  }
+
+  /**
+   * The in-memory provider's kubeadm starts an etcd member with each control-plane Node (the ones
+   * it issued a kube-apiserver certificate for): those of the cluster, when `through` is one.
+   */
+  protected override async etcdNodes(cluster: WorkloadClusterRef, through: EtcdNode): Promise<EtcdNode[] | undefined> {
+    const parsed = parseInMemoryProviderID(through.providerID);
+    if (!parsed || (await this.apiServerCertificateExpiry(cluster, through)) === undefined) return undefined;
+    const machines = await this.store.listByCluster(cluster.namespace, cluster.name, { group: 'infrastructure.cluster.x-k8s.io', kind: parsed.kind });
+    return machines.flatMap((machine) => {
+      const node = simulatedNodeOf(machine.status);
+      const providerID = stringAt(machine, 'spec', 'providerID');
+      const runsEtcd = stringAt(machine, 'status', 'simulatedNode', 'apiServerCertificateNotAfter') !== undefined;
+      return node && providerID && runsEtcd ? [{ name: node.name, providerID }] : [];
+    });
   }
 
   private async simulatedMachine(cluster: WorkloadClusterRef, providerID: string): Promise<StoredObject | undefined> {

@@ -7,6 +7,7 @@
  */
 import { clone, isRecord } from '../contracts/json.js';
 import type { ApplyFailure, ApplyMode, NodeTaint, WorkloadClusterRef, WorkloadNode, WorkloadObject } from '../ports/workload-cluster.js';
+import { InMemoryEtcd } from './in-memory-etcd.js';
 import { InMemoryNodeMetadata } from './in-memory-node-metadata.js';
 import { InMemoryPods } from './in-memory-pods.js';
 import { InMemoryVolumes } from './in-memory-volumes.js';
@@ -19,6 +20,8 @@ export class InMemoryWorkloadObjects {
   readonly pods = new InMemoryPods(this);
   /** The PersistentVolumes and VolumeAttachments among them, detached as their Pods leave. */
   readonly volumes = new InMemoryVolumes(this);
+  /** The members removed from the simulated clusters' etcd. */
+  readonly etcd = new InMemoryEtcd();
 
   /** A simulated Node with what was written to it and the volumes attached to it. */
   node(cluster: WorkloadClusterRef, node: WorkloadNode, registeredTaints: readonly NodeTaint[] = []): WorkloadNode {

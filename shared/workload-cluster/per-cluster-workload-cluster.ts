@@ -10,6 +10,8 @@ import type { ObjectStore } from '../ports/object-store.js';
 import type {
   ApplyFailure,
   ApplyMode,
+  EtcdMember,
+  EtcdNode,
   EvictionOutcome,
   NodePatch,
   WorkloadCluster,
@@ -75,6 +77,14 @@ export class PerClusterWorkloadCluster implements WorkloadCluster {
 
   async apiServerCertificateExpiry(cluster: WorkloadClusterRef, node: { name: string; providerID: string }, port: number): Promise<string | undefined> {
     return (parseInMemoryProviderID(node.providerID) ? this.simulated : this.real).apiServerCertificateExpiry(cluster, node, port);
+  }
+
+  async listEtcdMembers(cluster: WorkloadClusterRef, node: EtcdNode): Promise<EtcdMember[] | undefined> {
+    return (parseInMemoryProviderID(node.providerID) ? this.simulated : this.real).listEtcdMembers(cluster, node);
+  }
+
+  async removeEtcdMember(cluster: WorkloadClusterRef, node: EtcdNode, memberId: string): Promise<void> {
+    return (parseInMemoryProviderID(node.providerID) ? this.simulated : this.real).removeEtcdMember(cluster, node, memberId);
   }
 
   async evictPod(cluster: WorkloadClusterRef, pod: { namespace: string; name: string }, options: { gracePeriodSeconds?: number }): Promise<EvictionOutcome> {

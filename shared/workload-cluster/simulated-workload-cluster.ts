@@ -6,6 +6,8 @@
 import type {
   ApplyFailure,
   ApplyMode,
+  EtcdMember,
+  EtcdNode,
   EvictionOutcome,
   NodePatch,
   WorkloadCluster,
@@ -61,6 +63,23 @@ export abstract class SimulatedWorkloadCluster implements WorkloadCluster {
   /** A simulated cluster runs no kube-apiserver Pods unless a subclass says otherwise. */
   async apiServerCertificateExpiry(_cluster: WorkloadClusterRef, _node: { name: string; providerID: string }, _port: number): Promise<string | undefined> {
     return undefined;
+  }
+
+  /**
+   * The Nodes of the cluster that run an etcd member, each with its providerID; undefined when
+   * `through` runs none (a subclass that simulates no etcd: none does).
+   */
+  protected async etcdNodes(_cluster: WorkloadClusterRef, _through: EtcdNode): Promise<EtcdNode[] | undefined> {
+    return undefined;
+  }
+
+  async listEtcdMembers(cluster: WorkloadClusterRef, node: EtcdNode): Promise<EtcdMember[] | undefined> {
+    const nodes = await this.etcdNodes(cluster, node);
+    return nodes && this.objects.etcd.members(cluster, nodes);
+  }
+
+  async removeEtcdMember(cluster: WorkloadClusterRef, node: EtcdNode, memberId: string): Promise<void> {
+    if (await this.etcdNodes(cluster, node)) this.objects.etcd.remove(cluster, memberId);
   }
 
   /** Grace periods are not simulated: an evicted Pod stops at once. */

@@ -6,21 +6,22 @@
  * path: list (limit/continue, field selectors, across namespaces), create, get, replace,
  * merge-patch and apply-patch, delete, the Pods' eviction subresource with PodDisruptionBudgets
  * (fake-workload-eviction.ts) and port-forwards to kube-apiserver stand-ins
- * (fake-workload-port-forward.ts). The test registers Nodes the way kubelet would.
+ * (fake-workload-port-forward.ts) and etcd stand-ins (fake-workload-etcd.ts). The test registers Nodes the way kubelet would.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:https';
+import { createServer, type Server, type Server as EtcdServer } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { stringify } from 'yaml';
 import { isRecord } from '../../shared/contracts/json.js';
-import { buildAdminKubeconfig, generateCertificateAuthority, generateServingCertificate, issueClientCertificate } from '../../shared/pki/index.js';
+import { buildAdminKubeconfig, type CertificateKeyPair, generateCertificateAuthority, generateServingCertificate, issueClientCertificate } from '../../shared/pki/index.js';
 import { mergePatch } from '../../shared/workload-cluster/in-memory-workload-objects.js';
 import { answerEviction, type StoredItem } from './fake-workload-eviction.js';
 import { type KubeApiServerStandIn, portForwardSockets, servePortForward, startKubeApiServerStandIn } from './fake-workload-port-forward.js';
 import { listOf, type Route, routeOf } from './fake-workload-routes.js';
+import { type FakeEtcdMember, startEtcdStandIn } from './fake-workload-etcd.js';
 
 export interface FakeWorkloadApi {
   url: string;
@@ -44,6 +45,12 @@ export interface FakeWorkloadApi {
    * port-forward; resolves with its NotAfter (RFC 3339).
    */
   putKubeApiServer(nodeName: string, validityDays: number): Promise<string>;
+  /** The CA of the cluster's etcd (what `<cluster>-etcd` holds): etcd presents its certificates and accepts its clients'. */
+  etcdCa: CertificateKeyPair;
+  /** Runs an etcd static Pod on the Node (`kube-system/etcd-<node>`), a member of the one etcd every such Pod answers for. */
+  putEtcdMember(nodeName: string): Promise<void>;
+  /** The etcd members, as the etcd Pods list them. */
+  etcdMembers(): FakeEtcdMember[];
   /** The next `count` authenticated requests are answered with this status code (an overloaded or forbidding API server). */
   failNext(code: number, count?: number): void;
   /** Requests served, by method and path (for "was this asked at all" checks). */
@@ -58,6 +65,10 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
   const client = await issueClientCertificate({ ca: clientCa, now, algorithm: 'ECDSA-P256' });
   const otherCa = await generateCertificateAuthority({ now, commonName: 'someone-else', algorithm: 'ECDSA-P256' });
   const stranger = await issueClientCertificate({ ca: otherCa, now, algorithm: 'ECDSA-P256' });
+
+  const etcdCa = await generateCertificateAuthority({ now, commonName: 'etcd-ca', algorithm: 'ECDSA-P256' });
+  const members: FakeEtcdMember[] = [];
+  const etcdServers = new Map<string, EtcdServer>();
 
   const token = randomBytes(16).toString('hex');
   const collections = new Map<string, Map<string, StoredItem>>();
@@ -176,7 +187,7 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
       return;
     }
     const served = servePortForward(sockets, req, socket, head, (namespace, pod) =>
-      collectionAt(`/api/v1/namespaces/${namespace}/pods`).has(pod) ? standIns.get(`${namespace}/${pod}`)?.server : undefined,
+      collectionAt(`/api/v1/namespaces/${namespace}/pods`).has(pod) ? (standIns.get(`${namespace}/${pod}`)?.server ?? etcdServers.get(`${namespace}/${pod}`)) : undefined,
     );
     if (!served) socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n');
   });
@@ -214,6 +225,21 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
       });
       return standIn.notAfter;
     },
+    etcdCa,
+    async putEtcdMember(nodeName) {
+      const name = `etcd-${nodeName}`;
+      etcdServers.get(`kube-system/${name}`)?.close();
+      etcdServers.set(`kube-system/${name}`, await startEtcdStandIn(etcdCa, members, now));
+      members.push({ ID: String(BigInt(`0x${randomBytes(8).toString('hex')}`)), name: nodeName });
+      store(collectionAt('/api/v1/namespaces/kube-system/pods'), {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name, namespace: 'kube-system', annotations: { 'kubernetes.io/config.mirror': 'static' } },
+        spec: { nodeName, containers: [{ name: 'etcd', image: 'registry.k8s.io/etcd' }] },
+        status: { phase: 'Running' },
+      });
+    },
+    etcdMembers: () => members.map((m) => ({ ...m })),
     failNext(code, count = 1) {
       for (let i = 0; i < count; i += 1) failures.push(code);
     },
@@ -244,6 +270,10 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
     close: () =>
       new Promise<void>((resolve) => {
         for (const standIn of standIns.values()) standIn.server.close();
+        for (const etcd of etcdServers.values()) {
+          etcd.closeAllConnections();
+          etcd.close();
+        }
         for (const client of sockets.clients) client.terminate();
         sockets.close();
         server.closeAllConnections();

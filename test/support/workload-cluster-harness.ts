@@ -17,6 +17,8 @@ export interface WorkloadClusterHarness {
   addNode(name: string, ready: boolean): Promise<string>;
   /** A Node that runs a kube-apiserver static Pod: its providerID and its serving certificate's NotAfter. */
   addControlPlaneNode(name: string): Promise<{ providerID: string; certificateNotAfter: string }>;
+  /** A control-plane Node that runs a member of the cluster's etcd: its providerID. */
+  addEtcdNode(name: string): Promise<string>;
   /** The object as the workload cluster now holds it. */
   applied(object: Pick<WorkloadObject, 'apiVersion' | 'kind' | 'metadata'>): Promise<Record<string, unknown> | undefined>;
   close(): Promise<void>;
@@ -32,7 +34,7 @@ export async function inMemoryHarness(): Promise<WorkloadClusterHarness> {
     const created = await store.create({
       apiVersion: 'infrastructure.cluster.x-k8s.io/v1alpha1',
       kind: 'InMemoryMachine',
-      metadata: { name, namespace: CLUSTER.namespace },
+      metadata: { name, namespace: CLUSTER.namespace, labels: { 'cluster.x-k8s.io/cluster-name': CLUSTER.name } },
       spec: { providerID },
     });
     const conditions = [{ type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: '2026-01-01T00:00:00Z' }];
@@ -47,6 +49,8 @@ export async function inMemoryHarness(): Promise<WorkloadClusterHarness> {
       const certificateNotAfter = '2027-12-03T09:00:00Z';
       return { providerID: await addSimulatedNode(name, true, { apiServerCertificateNotAfter: certificateNotAfter }), certificateNotAfter };
     },
+    // The in-memory provider's kubeadm starts an etcd member with each control-plane Node.
+    addEtcdNode: (name) => addSimulatedNode(name, true, { apiServerCertificateNotAfter: '2027-12-03T09:00:00Z' }),
     async applied(object) {
       return workload.objects
         .objectsOf(CLUSTER)
@@ -96,6 +100,16 @@ export async function kubeconfigHarness(options: { pageSize?: number; withSecret
       const providerID = `aws:///us-east-1a/i-${String(instance).padStart(17, '0')}`;
       api.putNode({ name, providerID, ready: true });
       return { providerID, certificateNotAfter: await api.putKubeApiServer(name, 365) };
+    },
+    async addEtcdNode(name) {
+      instance += 1;
+      const providerID = `aws:///us-east-1a/i-${String(instance).padStart(17, '0')}`;
+      api.putNode({ name, providerID, ready: true });
+      await api.putEtcdMember(name);
+      const etcdSecret = { apiVersion: 'v1', kind: 'Secret', type: 'cluster.x-k8s.io/secret', metadata: { name: `${CLUSTER.name}-etcd`, namespace: CLUSTER.namespace } };
+      const data = { 'tls.crt': Buffer.from(api.etcdCa.certPem).toString('base64'), 'tls.key': Buffer.from(api.etcdCa.keyPem).toString('base64') };
+      if (!(await store.get({ group: '', kind: 'Secret', namespace: CLUSTER.namespace, name: etcdSecret.metadata.name }))) await store.create({ ...etcdSecret, data });
+      return providerID;
     },
     async applied(object) {
       const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/') : [undefined, object.apiVersion];

@@ -16,6 +16,8 @@ export function workloadClusterStub(overrides: Partial<WorkloadCluster> = {}): W
     listVolumeAttachments: async () => [],
     listPersistentVolumes: async () => [],
     apiServerCertificateExpiry: async () => undefined,
+    listEtcdMembers: async () => undefined,
+    removeEtcdMember: async () => {},
     evictPod: async () => ({ result: 'NotFound' }),
     ...overrides,
   };

@@ -12,15 +12,19 @@
  *   Namespaces, VolumeAttachments and PersistentVolumes, reads DaemonSets, and evicts through the
  *   Pods' `eviction` subresource; a refused eviction (429 of a disruption budget, a terminating
  *   namespace, any other 4xx) is an outcome, not an error.
- * - A kube-apiserver's certificate is read through a port-forward (api-server-certificate.ts).
+ * - A kube-apiserver's certificate is read through a port-forward (api-server-certificate.ts),
+ *   and etcd's members listed and removed through one (etcd-gateway.ts).
  * - No Secret yet, connection failures, timeouts and 5xx are `WorkloadClusterUnavailableError`
  *   (transient); 401/403 are `WorkloadClusterAccessDeniedError`.
  */
 import { ApiException, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { type Clock, systemClock } from '../../ports/clock.js';
 import type { ObjectStore } from '../../ports/object-store.js';
 import {
   type ApplyFailure,
   type ApplyMode,
+  type EtcdMember,
+  type EtcdNode,
   type EvictionOutcome,
   type NodePatch,
   type WorkloadCluster,
@@ -35,6 +39,8 @@ import {
 } from '../../ports/workload-cluster.js';
 import { allPages } from './all-pages.js';
 import { apiServerCertificateNotAfter } from './api-server-certificate.js';
+import { EtcdCredentialsCache } from './etcd-credentials.js';
+import { listEtcdMembers, removeEtcdMember } from './etcd-gateway.js';
 import { workloadNodeOf } from './node-mapping.js';
 import { persistentVolumeOfV1, refusedEviction, volumeAttachmentOf, workloadPodOfV1 } from './pod-mapping.js';
 import { type ClusterClient, describeCluster, WorkloadApiClients } from './workload-api-clients.js';
@@ -45,6 +51,8 @@ export const FIELD_MANAGER = 'capless';
 
 export interface KubeconfigWorkloadClusterOptions {
   store: ObjectStore;
+  /** When etcd client certificates start. @default the system clock */
+  clock?: Clock;
   /** Nodes per list page. @default 100 */
   pageSize?: number;
   /** Each API call gives up after this long (a transient error). @default 10000 */
@@ -55,8 +63,11 @@ export interface KubeconfigWorkloadClusterOptions {
 export class KubeconfigWorkloadCluster implements WorkloadCluster {
   private readonly api: WorkloadApiClients;
 
+  private readonly etcd: EtcdCredentialsCache;
+
   constructor(options: KubeconfigWorkloadClusterOptions) {
     this.api = new WorkloadApiClients(options.store, options.pageSize ?? 100, options.timeoutMs ?? 10_000);
+    this.etcd = new EtcdCredentialsCache(options.store, options.clock ?? systemClock);
   }
 
   async findNodeByProviderID(cluster: WorkloadClusterRef, providerID: string): Promise<WorkloadNode | undefined> {
@@ -160,6 +171,16 @@ export class KubeconfigWorkloadCluster implements WorkloadCluster {
   async apiServerCertificateExpiry(cluster: WorkloadClusterRef, node: { name: string; providerID: string }, port: number): Promise<string | undefined> {
     const client = await this.api.clientFor(cluster);
     return apiServerCertificateNotAfter(client.config, node.name, port, this.api.timeoutMs);
+  }
+
+  async listEtcdMembers(cluster: WorkloadClusterRef, node: EtcdNode): Promise<EtcdMember[] | undefined> {
+    const client = await this.api.clientFor(cluster);
+    return listEtcdMembers(client.config, node.name, await this.etcd.credentialsFor(cluster), this.api.timeoutMs);
+  }
+
+  async removeEtcdMember(cluster: WorkloadClusterRef, node: EtcdNode, memberId: string): Promise<void> {
+    const client = await this.api.clientFor(cluster);
+    await removeEtcdMember(client.config, node.name, await this.etcd.credentialsFor(cluster), memberId, this.api.timeoutMs);
   }
 
   async evictPod(cluster: WorkloadClusterRef, pod: { namespace: string; name: string }, options: { gracePeriodSeconds?: number }): Promise<EvictionOutcome> {

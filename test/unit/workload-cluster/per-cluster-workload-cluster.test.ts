@@ -22,6 +22,8 @@ function recorder(name: string, calls: string[]): WorkloadCluster {
     listVolumeAttachments: asked([]),
     listPersistentVolumes: asked([]),
     apiServerCertificateExpiry: asked(undefined),
+    listEtcdMembers: asked(undefined),
+    removeEtcdMember: asked(undefined),
     evictPod: asked({ result: 'NotFound' as const }),
   };
 }
@@ -46,6 +48,17 @@ describe('PerClusterWorkloadCluster', () => {
     const workload = new PerClusterWorkloadCluster(new MemoryObjectStore(), recorder('simulated', calls), recorder('real', calls));
     await workload.findNodeByProviderID({ namespace: 'default', name: 'c1' }, providerID);
     expect(calls).toEqual([expected]);
+  });
+
+  it.each([
+    ['in-memory://default/m1', 'simulated'],
+    ['aws:///us-east-1a/i-0123456789abcdef0', 'real'],
+  ])('asks etcd through the Node of %s in the %s cluster', async (providerID, expected) => {
+    const calls: string[] = [];
+    const workload = new PerClusterWorkloadCluster(new MemoryObjectStore(), recorder('simulated', calls), recorder('real', calls));
+    await workload.listEtcdMembers({ namespace: 'default', name: 'c1' }, { name: 'n1', providerID });
+    await workload.removeEtcdMember({ namespace: 'default', name: 'c1' }, { name: 'n1', providerID }, '1');
+    expect(calls).toEqual([expected, expected]);
   });
 
   it.each<[string, KubeObject[], string]>([

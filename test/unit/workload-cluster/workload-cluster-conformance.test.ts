@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WorkloadClusterAccessDeniedError, WorkloadClusterConflictError, WorkloadClusterUnavailableError, type WorkloadObject } from '../../../shared/ports/workload-cluster.js';
 import { WORKLOAD_CLUSTER_IMPLEMENTATIONS, kubeconfigHarness, type WorkloadClusterHarness } from '../../support/workload-cluster-harness.js';
+import { generateCertificateAuthority } from '../../../shared/pki/index.js';
 
 /** The WorkloadCluster port's contract, on every implementation. */
 const implementations = WORKLOAD_CLUSTER_IMPLEMENTATIONS;
@@ -81,6 +82,31 @@ describe.each(implementations)('WorkloadCluster conformance, kube-apiserver cert
   });
 });
 
+describe.each(implementations)('WorkloadCluster conformance, etcd members: %s', (_name, start) => {
+  it('lists the members through any etcd Node, removes one through another, and removing it again is done', async () => {
+    harness = await start();
+    const cp1 = { name: 'cp-1', providerID: await harness.addEtcdNode('cp-1') };
+    const cp2 = { name: 'cp-2', providerID: await harness.addEtcdNode('cp-2') };
+    await harness.addEtcdNode('cp-3');
+    const members = (await harness.workload.listEtcdMembers(harness.cluster, cp1)) ?? [];
+    expect(members.map((m) => m.name).sort()).toEqual(['cp-1', 'cp-2', 'cp-3']);
+    expect(members.every((m) => /^\d+$/.test(m.id))).toBe(true);
+    const leaving = members.find((m) => m.name === 'cp-3');
+    if (!leaving) throw new Error('no member cp-3');
+    await harness.workload.removeEtcdMember(harness.cluster, cp2, leaving.id);
+    expect((await harness.workload.listEtcdMembers(harness.cluster, cp1))?.map((m) => m.name).sort()).toEqual(['cp-1', 'cp-2']);
+    await harness.workload.removeEtcdMember(harness.cluster, cp1, leaving.id);
+    expect((await harness.workload.listEtcdMembers(harness.cluster, cp2))?.map((m) => m.name).sort()).toEqual(['cp-1', 'cp-2']);
+  });
+
+  it('a Node that runs no etcd Pod has no members to list', async () => {
+    harness = await start();
+    await harness.addEtcdNode('cp-1');
+    const providerID = await harness.addNode('worker-1', true);
+    expect(await harness.workload.listEtcdMembers(harness.cluster, { name: 'worker-1', providerID })).toBeUndefined();
+  });
+});
+
 describe.each(implementations)('WorkloadCluster conformance, Node patches: %s', (_name, start) => {
   const taint = { key: 'node.cluster.x-k8s.io/uninitialized', effect: 'NoSchedule' };
 
@@ -122,6 +148,26 @@ describe('client-node WorkloadCluster: failures become typed errors', () => {
     const error = await harness.workload.findNodeByProviderID(harness.cluster, 'aws:///us-east-1a/i-1').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WorkloadClusterUnavailableError);
     expect(error).toMatchObject({ reason: 'KubeconfigNotFound', message: expect.stringContaining('default/conformance-kubeconfig') });
+  });
+
+  it.for([
+    ['no etcd CA Secret yet: transient, naming the Secret', 'none', /waiting for Secret default\/conformance-etcd/],
+    ['an etcd CA etcd does not trust (its client certificate is refused): transient', 'other', /TLS handshake failed|socket hang up|ECONNRESET|certificate/],
+  ] as const)('etcd: %s', async ([, secret, message]) => {
+    const h = await kubeconfigHarness();
+    harness = h;
+    const cp1 = { name: 'cp-1', providerID: await h.addEtcdNode('cp-1') };
+    const key = { group: '', kind: 'Secret', namespace: 'default', name: 'conformance-etcd' };
+    const current = await h.store.get(key);
+    if (!current) throw new Error('no etcd Secret');
+    if (secret === 'none') await h.store.delete(key);
+    else {
+      const other = await generateCertificateAuthority({ now: new Date(), commonName: 'not-etcd', algorithm: 'ECDSA-P256' });
+      await h.store.update({ ...current, data: { 'tls.crt': Buffer.from(other.certPem).toString('base64'), 'tls.key': Buffer.from(other.keyPem).toString('base64') } });
+    }
+    const error = await h.workload.listEtcdMembers(h.cluster, cp1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WorkloadClusterUnavailableError);
+    expect(String((error as Error).message)).toMatch(message);
   });
 
   it('a kubeconfig Secret that holds no kubeconfig is transient and says so', async () => {

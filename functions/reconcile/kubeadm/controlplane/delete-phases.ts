@@ -12,6 +12,7 @@ import { MACHINE } from '../../engine/references/cluster-members.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { WAIT_SAFETY_NET_SECONDS } from '../../engine/work/wait-safety-net.js';
 import { clusterNameOf } from './phases.js';
+import { withoutKcpHook } from './pre-terminate-hook.js';
 import type { KcpScope } from './scope.js';
 import { CONDITIONS } from './status.js';
 
@@ -39,9 +40,12 @@ export async function deleteControlPlane(scope: KcpScope): Promise<PhaseResult |
   }
   const machines = objects.filter((o) => o.kind === 'Machine' && controllerOf(o)?.uid === kcp.metadata.uid);
   scope.facts = [];
-  for (const machine of machines.filter((m) => !isDeleting(m))) {
+  for (const machine of machines) {
     try {
-      await store.delete(keyOf(machine));
+      // The whole etcd goes: no member is removed, the hook comes off first (Cluster API's reconcileDelete).
+      const unhooked = withoutKcpHook(machine);
+      const current = unhooked ? await store.update(unhooked) : machine;
+      if (!isDeleting(current)) await store.delete(keyOf(current));
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }

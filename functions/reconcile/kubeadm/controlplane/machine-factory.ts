@@ -23,6 +23,7 @@ import {
 } from '../common/well-known.js';
 import type { KcpSpec } from './kcp-spec.js';
 import { ANNOTATION_CONFIG_SPEC_HASH } from './machine-facts.js';
+import { KCP_PRE_TERMINATE_HOOK } from './pre-terminate-hook.js';
 
 export interface NewMachineInput {
   kcp: StoredObject;
@@ -144,7 +145,7 @@ export function buildMachine(input: NewMachineInput, infraMachine: KubeObject): 
       name: input.name,
       namespace: input.kcp.metadata.namespace,
       labels: { ...input.spec.machineLabels, ...controlPlaneLabels(input.clusterName, input.kcp.metadata.name) },
-      annotations: { ...input.spec.machineAnnotations, ...input.extraAnnotations, [ANNOTATION_CONFIG_SPEC_HASH]: input.specHash },
+      annotations: { ...input.spec.machineAnnotations, ...input.extraAnnotations, [ANNOTATION_CONFIG_SPEC_HASH]: input.specHash, [KCP_PRE_TERMINATE_HOOK]: '' },
       ownerReferences: [ownerReferenceTo(input.kcp)],
     },
     spec: {

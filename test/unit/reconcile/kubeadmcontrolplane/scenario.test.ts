@@ -10,6 +10,8 @@ import { InMemoryWorkloadCluster } from '../../../../shared/workload-cluster/in-
 import { converge } from '../../../support/converge.js';
 import { ANNOTATION_CLONED_FROM_GROUPKIND, ANNOTATION_CLONED_FROM_NAME } from '../../../../functions/reconcile/kubeadm/common/well-known.js';
 import { controlPlaneLabels } from '../../../../functions/reconcile/kubeadm/controlplane/machine-factory.js';
+import { KCP_PRE_TERMINATE_HOOK } from '../../../../functions/reconcile/kubeadm/controlplane/pre-terminate-hook.js';
+import { simulatedMemberId } from '../../../../shared/workload-cluster/in-memory-etcd.js';
 import { FakeClock } from '../../../support/fake-clock.js';
 
 const NS = 'default';
@@ -125,6 +127,39 @@ describe('KubeadmControlPlane scenario (converge harness, in-memory provider)', 
     expect(await cpMachines(store)).toEqual([]);
     expect(await kcp(store)).toBeUndefined();
   });
+  it('scaling down, removes each deleted Machine’s etcd member through another Node before its infrastructure goes, then lets it go', async () => {
+    const { store, run, workload } = await setup(3);
+    expect((await run()).errors).toEqual([]);
+    const nodeOf = (m: StoredObject | undefined) => ({ name: stringAt(m, 'status', 'nodeRef', 'name') ?? '', providerID: stringAt(m, 'spec', 'providerID') ?? '' });
+    const c1 = { namespace: NS, name: 'c1' };
+    const before = await cpMachines(store);
+    expect(before.map((m) => m.metadata.annotations?.[KCP_PRE_TERMINATE_HOOK])).toEqual(['', '', '']);
+    expect((await workload.listEtcdMembers(c1, nodeOf(before[0])))?.map((m) => m.name).sort()).toEqual(before.map((m) => nodeOf(m).name).sort());
+
+    await setSpec(store, { replicas: 1 });
+    const violations: string[] = [];
+    const stats = await run(async () => {
+      const infra = new Set((await store.list({ group: 'infrastructure.cluster.x-k8s.io', kind: 'InMemoryMachine', namespace: NS })).items.map((m) => m.metadata.name));
+      for (const machine of before) {
+        const member = workload.objects.etcd.members(c1, [nodeOf(machine)]);
+        if (!infra.has(machine.metadata.name) && member.length > 0) violations.push(`${machine.metadata.name}: infrastructure gone, etcd member left`);
+      }
+    });
+    expect(stats.errors).toEqual([]);
+    expect(violations).toEqual([]);
+    const left = await cpMachines(store);
+    expect(left).toHaveLength(1);
+    expect(await workload.listEtcdMembers(c1, nodeOf(left[0]))).toEqual([{ id: simulatedMemberId(nodeOf(left[0]).providerID), name: nodeOf(left[0]).name }]);
+    const gone = before.filter((m) => m.metadata.name !== left[0]?.metadata.name);
+    expect(gone.flatMap((m) => workload.objects.etcd.members(c1, [nodeOf(m)]))).toEqual([]);
+
+    // The last one: its deletion (the control plane's) takes the hook off, no member is removed.
+    await store.delete(KCP_KEY);
+    expect((await run()).errors).toEqual([]);
+    expect(await cpMachines(store)).toEqual([]);
+    expect(workload.objects.etcd.members(c1, [nodeOf(left[0])])).toHaveLength(1);
+  });
+
   it('changes machineTemplate labels, annotations, taints and the drain timeout in place: no Machine replaced, each carries them', async () => {
     const { store, run } = await setup(3);
     expect((await run()).errors).toEqual([]);

@@ -1,0 +1,108 @@
+/**
+ * The KubeadmControlPlane's pre-terminate hook (Cluster API's reconcilePreTerminateHook, since
+ * v1.8): every control-plane Machine carries `pre-terminate.delete.hook.machine.cluster.x-k8s.io/kcp-cleanup`,
+ * so a deleted one stops after its drain, before its infrastructure goes. Then, one Machine at a
+ * time (the first deleted), the control plane removes the Machine's etcd member, asking etcd
+ * through another control-plane Node, and takes the hook off; the Machine goes on. Without it the
+ * member of a terminated instance stays in etcd: a one-Machine upgrade leaves two members with one
+ * alive, and etcd loses quorum.
+ *
+ * It waits (looking again in 30 s, and woken when the Machine reaches the hook): while another
+ * deleting Machine has no hook left, for Kubernetes v1.31 and later while the Machine has other
+ * pre-terminate hooks (so its kubelet still works for them), and until the Machine controller
+ * waits on the hook. The last control-plane Machine, an external etcd, or a Machine whose Node
+ * never registered has no member to remove. A deleted control plane takes every hook off first
+ * (delete-phases.ts): its whole etcd goes.
+ */
+
+import { conditionsOf, findCondition } from '../../../../shared/contracts/conditions.js';
+import { recordAt, stringAt } from '../../../../shared/contracts/json.js';
+import { parseSemVer } from '../../../../shared/contracts/clusterctl/semver.js';
+import { isDeleting, type StoredObject } from '../../../../shared/contracts/object.js';
+import type { EtcdNode, WorkloadClusterRef } from '../../../../shared/ports/workload-cluster.js';
+import { PRE_TERMINATE_HOOK_PREFIX } from '../../core/machine/delete-phases.js';
+import { workloadClusterOf } from '../../engine/providers/workload-cluster-port.js';
+import type { PhaseResult } from '../../engine/skeleton/types.js';
+import type { KcpScope } from './scope.js';
+
+export const KCP_PRE_TERMINATE_HOOK = `${PRE_TERMINATE_HOOK_PREFIX}/kcp-cleanup`;
+/** The Machine's Deleting reason while it waits for pre-terminate hooks. */
+export const WAITING_FOR_PRE_TERMINATE_HOOK = 'WaitingForPreTerminateHook';
+/** Cluster API's deleteRequeueAfter. */
+export const PRE_TERMINATE_REQUEUE_SECONDS = 30;
+
+const WAIT: PhaseResult = { requeueAfterSeconds: PRE_TERMINATE_REQUEUE_SECONDS };
+
+export function hasKcpHook(machine: StoredObject): boolean {
+  return machine.metadata.annotations?.[KCP_PRE_TERMINATE_HOOK] !== undefined;
+}
+
+/** The Machine without the hook; undefined when it has none. */
+export function withoutKcpHook(machine: StoredObject): StoredObject | undefined {
+  if (!hasKcpHook(machine)) return undefined;
+  const { [KCP_PRE_TERMINATE_HOOK]: _hook, ...annotations } = machine.metadata.annotations ?? {};
+  return { ...machine, metadata: { ...machine.metadata, annotations } };
+}
+
+function otherPreTerminateHooks(machine: StoredObject): boolean {
+  return Object.keys(machine.metadata.annotations ?? {}).some((key) => key.startsWith(`${PRE_TERMINATE_HOOK_PREFIX}/`) && key !== KCP_PRE_TERMINATE_HOOK);
+}
+
+/** From v1.31 the hook runs last: kubeadm's ControlPlaneKubeletLocalMode makes the kubelet stop with the member. */
+function runsLast(version: string): boolean {
+  const parsed = parseSemVer(version);
+  return parsed !== undefined && (parsed.major > 1 || (parsed.major === 1 && parsed.minor >= 31));
+}
+
+function waitsOnHook(machine: StoredObject): boolean {
+  const deleting = findCondition(conditionsOf(machine.status), 'Deleting');
+  return deleting?.status === 'True' && deleting.reason === WAITING_FOR_PRE_TERMINATE_HOOK;
+}
+
+function byDeletion(a: StoredObject, b: StoredObject): number {
+  return (a.metadata.deletionTimestamp ?? '').localeCompare(b.metadata.deletionTimestamp ?? '') || a.metadata.name.localeCompare(b.metadata.name);
+}
+
+function etcdNodeOf(machine: StoredObject): EtcdNode | undefined {
+  const name = stringAt(machine, 'status', 'nodeRef', 'name');
+  const providerID = stringAt(machine, 'spec', 'providerID');
+  return name && providerID ? { name, providerID } : undefined;
+}
+
+async function takeHookOff(scope: KcpScope, machine: StoredObject): Promise<void> {
+  const next = withoutKcpHook(machine);
+  if (next) await scope.ctx.store.update(next);
+}
+
+/** Removes the deleting Machine's etcd member through another control-plane Node; false when there was none to ask. */
+async function removeMember(scope: KcpScope, cluster: WorkloadClusterRef, machine: StoredObject, nodeName: string): Promise<boolean> {
+  const through = scope.machines.filter((m) => !isDeleting(m)).map(etcdNodeOf).find((node) => node !== undefined);
+  if (!through) return false;
+  const workload = workloadClusterOf(scope.ctx);
+  const members = await workload.listEtcdMembers(cluster, through);
+  // No etcd Pod on the Node asked: etcd is not kubeadm's stacked one.
+  const member = members?.find((m) => m.name === nodeName);
+  if (member) await workload.removeEtcdMember(cluster, through, member.id);
+  scope.ctx.logger.info(member ? `removed etcd member ${member.id} of Machine ${machine.metadata.name}` : `no etcd member of Machine ${machine.metadata.name}`);
+  return true;
+}
+
+export async function preTerminateHookPhase(scope: KcpScope): Promise<PhaseResult | undefined> {
+  const deleting = scope.machines.filter(isDeleting);
+  if (deleting.length === 0) return undefined;
+  // A deleting Machine already without the hook goes first.
+  if (deleting.some((m) => !hasKcpHook(m))) return WAIT;
+  const [machine] = [...deleting].sort(byDeletion);
+  if (!machine) return undefined;
+  if (runsLast(scope.spec.version) && otherPreTerminateHooks(machine)) return WAIT;
+  if (!waitsOnHook(machine)) return WAIT;
+  const nodeName = stringAt(machine, 'status', 'nodeRef', 'name');
+  const externalEtcd = recordAt(scope.spec.kubeadmConfigSpec, 'clusterConfiguration', 'etcd', 'external') !== undefined;
+  const clusterName = scope.clusterName;
+  if (scope.machines.length > 1 && !externalEtcd && nodeName && clusterName) {
+    const asked = await removeMember(scope, { namespace: scope.object.metadata.namespace, name: clusterName }, machine, nodeName);
+    if (!asked) return WAIT;
+  }
+  await takeHookOff(scope, machine);
+  return WAIT;
+}
