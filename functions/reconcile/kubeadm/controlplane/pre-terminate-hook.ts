@@ -74,16 +74,24 @@ async function takeHookOff(scope: KcpScope, machine: StoredObject): Promise<void
   if (next) await scope.ctx.store.update(next);
 }
 
-/** Removes the deleting Machine's etcd member through another control-plane Node; false when there was none to ask. */
+/**
+ * Removes the deleting Machine's etcd member through the first other control-plane Node whose
+ * etcd Pod answers (Cluster API's client generator tries them in turn); false when there is no
+ * other Node to ask. When none of them runs an etcd Pod, etcd is not kubeadm's stacked one.
+ */
 async function removeMember(scope: KcpScope, cluster: WorkloadClusterRef, machine: StoredObject, nodeName: string): Promise<boolean> {
-  const through = scope.machines.filter((m) => !isDeleting(m)).map(etcdNodeOf).find((node) => node !== undefined);
-  if (!through) return false;
+  const candidates = scope.machines.filter((m) => !isDeleting(m)).flatMap((m) => etcdNodeOf(m) ?? []);
+  if (candidates.length === 0) return false;
   const workload = workloadClusterOf(scope.ctx);
-  const members = await workload.listEtcdMembers(cluster, through);
-  // No etcd Pod on the Node asked: etcd is not kubeadm's stacked one.
-  const member = members?.find((m) => m.name === nodeName);
-  if (member) await workload.removeEtcdMember(cluster, through, member.id);
-  scope.ctx.logger.info(member ? `removed etcd member ${member.id} of Machine ${machine.metadata.name}` : `no etcd member of Machine ${machine.metadata.name}`);
+  for (const through of candidates) {
+    const members = await workload.listEtcdMembers(cluster, through);
+    if (!members) continue;
+    const member = members.find((m) => m.name === nodeName);
+    if (member) await workload.removeEtcdMember(cluster, through, member.id);
+    scope.ctx.logger.info(member ? `removed etcd member ${member.id} of Machine ${machine.metadata.name}` : `no etcd member of Machine ${machine.metadata.name}`);
+    return true;
+  }
+  scope.ctx.logger.info(`no control-plane Node runs an etcd Pod: no member of Machine ${machine.metadata.name} to remove`);
   return true;
 }
 

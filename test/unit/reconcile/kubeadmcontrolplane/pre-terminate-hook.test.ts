@@ -37,6 +37,8 @@ interface Case {
   externalEtcd?: boolean;
   /** Members etcd lists (names), through any Node. */
   members?: readonly string[];
+  /** Nodes that run no etcd Pod. */
+  noEtcdOn?: readonly string[];
 }
 
 async function run(c: Case) {
@@ -46,6 +48,7 @@ async function run(c: Case) {
     [WORKLOAD_CLUSTER_PORT]: workloadClusterStub({
       listEtcdMembers: async (_cluster, node) => {
         calls.push(`list through ${node.name}`);
+        if (c.noEtcdOn?.includes(node.name)) return undefined;
         return (c.members ?? []).map((name, i) => ({ id: String(100 + i), name }));
       },
       removeEtcdMember: async (_cluster, node, id) => {
@@ -103,6 +106,14 @@ describe('the KubeadmControlPlane pre-terminate hook (reconcilePreTerminateHook)
     ['the last control-plane Machine: no member to remove, the hook off', { machines: [{ name: 'a', deleting: first, waiting: true }] }, [], { a: false }, 30],
     ['external etcd: the hook off', { externalEtcd: true, machines: [{ name: 'a', deleting: first, waiting: true }, { name: 'b' }] }, [], { a: false }, 30],
     ['its Node never registered: the hook off', { machines: [{ name: 'a', deleting: first, waiting: true, node: false }, { name: 'b' }] }, [], { a: false }, 30],
+    [
+      'a Node without an etcd Pod is passed over for the next',
+      { machines: [{ name: 'a', deleting: first, waiting: true }, { name: 'b' }, { name: 'c' }], members: ['node-a', 'node-b', 'node-c'], noEtcdOn: ['node-b'] },
+      ['list through node-b', 'list through node-c', 'remove 100 through node-c'],
+      { a: false },
+      30,
+    ],
+    ['no other Node runs an etcd Pod: not stacked etcd, the hook off', { machines: [{ name: 'a', deleting: first, waiting: true }, { name: 'b' }], noEtcdOn: ['node-b'] }, ['list through node-b'], { a: false }, 30],
     ['no other Node to ask etcd through: wait, the hook stays', { machines: [{ name: 'a', deleting: first, waiting: true }, { name: 'b', node: false }] }, [], { a: true }, 30],
   ] as const)('%s', async ([, c, calls, hooks, requeue]) => {
     const outcome = await run(c);
