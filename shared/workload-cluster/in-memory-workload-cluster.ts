@@ -81,14 +81,15 @@ export class InMemoryWorkloadCluster extends SimulatedWorkloadCluster {
    */
   protected override async etcdNodes(cluster: WorkloadClusterRef, through: EtcdNode): Promise<EtcdNode[] | undefined> {
     const parsed = parseInMemoryProviderID(through.providerID);
-    if (!parsed || (await this.apiServerCertificateExpiry(cluster, through)) === undefined) return undefined;
+    if (!parsed || parsed.namespace !== cluster.namespace) return undefined;
     const machines = await this.store.listByCluster(cluster.namespace, cluster.name, { group: 'infrastructure.cluster.x-k8s.io', kind: parsed.kind });
-    return machines.flatMap((machine) => {
+    const nodes = machines.flatMap((machine) => {
       const node = simulatedNodeOf(machine.status);
       const providerID = stringAt(machine, 'spec', 'providerID');
       const runsEtcd = stringAt(machine, 'status', 'simulatedNode', 'apiServerCertificateNotAfter') !== undefined;
       return node && providerID && runsEtcd ? [{ name: node.name, providerID }] : [];
     });
+    return nodes.some((node) => node.name === through.name && node.providerID === through.providerID) ? nodes : undefined;
   }
 
   private async simulatedMachine(cluster: WorkloadClusterRef, providerID: string): Promise<StoredObject | undefined> {

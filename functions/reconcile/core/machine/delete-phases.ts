@@ -12,6 +12,8 @@ export const PRE_TERMINATE_HOOK_PREFIX = 'pre-terminate.delete.hook.machine.clus
 export const DELETE_WAIT_REQUEUE_SECONDS = 5;
 /** status.deletion's field for when the pre-terminate hooks began to be waited for. */
 export const PRE_TERMINATE_HOOK_START_TIME = 'waitForPreTerminateHookStartTime';
+/** The Deleting reason while pre-terminate hooks hold the Machine (a control plane's own hook waits for it). */
+export const REASON_WAITING_FOR_PRE_TERMINATE_HOOK = 'WaitingForPreTerminateHook';
 
 /** Annotation keys of `prefix` (`prefix` or `prefix/<name>`), sorted. */
 export function hooksWithPrefix(annotations: Record<string, string> | undefined, prefix: string): string[] {
@@ -40,7 +42,7 @@ function hookPhase(prefix: string, reason: string, what: string, startTimeField:
 }
 
 export const waitForPreDrainHooksPhase = hookPhase(PRE_DRAIN_HOOK_PREFIX, 'WaitingForPreDrainHook', 'pre-drain', 'waitForPreDrainHookStartTime');
-export const waitForPreTerminateHooksPhase = hookPhase(PRE_TERMINATE_HOOK_PREFIX, 'WaitingForPreTerminateHook', 'pre-terminate', PRE_TERMINATE_HOOK_START_TIME);
+export const waitForPreTerminateHooksPhase = hookPhase(PRE_TERMINATE_HOOK_PREFIX, REASON_WAITING_FOR_PRE_TERMINATE_HOOK, 'pre-terminate', PRE_TERMINATE_HOOK_START_TIME);
 
 /**
  * Deletes the object if it still exists. `gone` when it is; otherwise whether this Machine owns

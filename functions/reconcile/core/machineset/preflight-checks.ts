@@ -32,8 +32,8 @@ export interface PreflightInput {
   skip?: string;
 }
 
-/** skippedPreflightChecks: the names the annotation lists, trimmed. */
-function skipped(value: string | undefined): Set<string> {
+/** skippedPreflightChecks: the names the annotation lists, trimmed (`All` among them skips every check). */
+export function skippedChecks(value: string | undefined): Set<string> {
   return new Set((value ?? '').split(',').map((name) => name.trim()).filter((name) => name !== ''));
 }
 
@@ -88,7 +88,7 @@ function kubeadmVersionSkew(cp: SemVer, ms: SemVer, machineSet: StoredObject): s
 
 /** The messages of the checks that fail; none: go ahead. */
 export function preflightFailures(input: PreflightInput): string[] {
-  const skip = skipped(input.skip);
+  const skip = skippedChecks(input.skip);
   const { controlPlane, machineSet } = input;
   if (skip.has('All') || !controlPlane) return [];
   const cpVersion = controlPlaneContract.version(controlPlane.object);

@@ -10,7 +10,7 @@ import { clusterNameOf } from '../../engine/references/cluster-name-label.js';
 import { providerLookupOf } from '../../engine/providers/provider-lookup-port.js';
 import { readReference, referenceKey } from '../../engine/references/object-reference.js';
 import { resolveReference } from '../../engine/references/resolve-reference.js';
-import { preflightFailures } from './preflight-checks.js';
+import { preflightFailures, skippedChecks } from './preflight-checks.js';
 import type { MachineSetScope } from './scope.js';
 
 /** The MachineSet's Cluster (undefined when it is not there). */
@@ -35,7 +35,7 @@ export async function preflightGate(s: MachineSetScope, cluster: StoredObject, a
   const cpRef = readReference(cluster, 'spec', 'controlPlaneRef');
   if (!cpRef) return [];
   const skip = await skipAnnotation(s, templates);
-  if (skip?.split(',').some((name) => name.trim() === 'All')) return [];
+  if (skippedChecks(skip).has('All')) return [];
   const resolved = await resolveReference(s.ctx.store, providerLookupOf(s.ctx), cpRef, cluster.metadata.namespace);
   if (resolved.state !== 'Found') return [`failed to perform "${action}": failed to perform preflight checks: ${resolved.message}`];
   return preflightFailures({ cluster, machineSet: s.object, controlPlane: { object: resolved.object, contractVersion: resolved.contractVersion }, ...(skip ? { skip } : {}) });

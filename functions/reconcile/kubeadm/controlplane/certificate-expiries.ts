@@ -17,7 +17,7 @@ import { workloadClusterOf } from '../../engine/providers/workload-cluster-port.
 import { updateFresh } from '../../engine/references/update-fresh.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { BOOTSTRAP_GROUP } from '../common/well-known.js';
-import { DAY_MS } from './machine-facts.js';
+import { DAY_MS, machineNode } from './machine-facts.js';
 import type { KcpScope } from './scope.js';
 
 export const CERTIFICATE_EXPIRY_RETRY_SECONDS = 30;
@@ -43,10 +43,9 @@ export async function reconcileCertificateExpiries(scope: KcpScope): Promise<Pha
   const cluster = { namespace: scope.object.metadata.namespace, name: scope.clusterName };
   const recorded: string[] = [];
   for (const machine of scope.machines.filter((m) => !isDeleting(m))) {
-    const nodeName = stringAt(machine, 'status', 'nodeRef', 'name');
-    const providerID = stringAt(machine, 'spec', 'providerID');
+    const node = machineNode(machine);
     // A Machine that reports an expiry has it from its own annotation or its config's: nothing to read.
-    if (!nodeName || !providerID || stringAt(machine, 'status', 'certificatesExpiryDate')) continue;
+    if (!node || stringAt(machine, 'status', 'certificatesExpiryDate')) continue;
     const config = await kubeadmConfigOf(scope, machine);
     if (!config) continue;
     const already = config.metadata.annotations?.[ANNOTATION_CERTIFICATES_EXPIRY];
@@ -57,7 +56,7 @@ export async function reconcileCertificateExpiries(scope: KcpScope): Promise<Pha
     }
     let expiry: string | undefined;
     try {
-      expiry = await workload.apiServerCertificateExpiry(cluster, { name: nodeName, providerID }, apiServerPortOf(config));
+      expiry = await workload.apiServerCertificateExpiry(cluster, node, apiServerPortOf(config));
     } catch (error) {
       if (!isWorkloadClusterError(error)) throw error;
       scope.ctx.logger.warn(`failed to reconcile certificate expiry for Machine ${machine.metadata.name}`, { error: error.message });

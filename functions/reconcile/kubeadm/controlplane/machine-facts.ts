@@ -12,6 +12,13 @@ import type { KcpSpec } from './kcp-spec.js';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** The Machine's Node as the workload cluster is asked about it (certificates, etcd): its name and providerID, once both are known. */
+export function machineNode(machine: KubeObject): { name: string; providerID: string } | undefined {
+  const name = stringAt(machine, 'status', 'nodeRef', 'name');
+  const providerID = stringAt(machine, 'spec', 'providerID');
+  return name && providerID ? { name, providerID } : undefined;
+}
+
 /** Hash of the kubeadmConfigSpec a Machine was built from (KCP compares it to spot outdated machines). */
 export const ANNOTATION_CONFIG_SPEC_HASH = 'controlplane.cluster.x-k8s.io/kubeadm-config-spec-hash';
 

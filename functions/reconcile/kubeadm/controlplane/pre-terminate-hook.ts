@@ -19,15 +19,14 @@ import { conditionsOf, findCondition } from '../../../../shared/contracts/condit
 import { recordAt, stringAt } from '../../../../shared/contracts/json.js';
 import { parseSemVer } from '../../../../shared/contracts/clusterctl/semver.js';
 import { isDeleting, type StoredObject } from '../../../../shared/contracts/object.js';
-import type { EtcdNode, WorkloadClusterRef } from '../../../../shared/ports/workload-cluster.js';
-import { PRE_TERMINATE_HOOK_PREFIX } from '../../core/machine/delete-phases.js';
+import type { WorkloadClusterRef } from '../../../../shared/ports/workload-cluster.js';
+import { PRE_TERMINATE_HOOK_PREFIX, REASON_WAITING_FOR_PRE_TERMINATE_HOOK } from '../../core/machine/delete-phases.js';
 import { workloadClusterOf } from '../../engine/providers/workload-cluster-port.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
+import { machineNode } from './machine-facts.js';
 import type { KcpScope } from './scope.js';
 
 export const KCP_PRE_TERMINATE_HOOK = `${PRE_TERMINATE_HOOK_PREFIX}/kcp-cleanup`;
-/** The Machine's Deleting reason while it waits for pre-terminate hooks. */
-export const WAITING_FOR_PRE_TERMINATE_HOOK = 'WaitingForPreTerminateHook';
 /** Cluster API's deleteRequeueAfter. */
 export const PRE_TERMINATE_REQUEUE_SECONDS = 30;
 
@@ -56,17 +55,11 @@ function runsLast(version: string): boolean {
 
 function waitsOnHook(machine: StoredObject): boolean {
   const deleting = findCondition(conditionsOf(machine.status), 'Deleting');
-  return deleting?.status === 'True' && deleting.reason === WAITING_FOR_PRE_TERMINATE_HOOK;
+  return deleting?.status === 'True' && deleting.reason === REASON_WAITING_FOR_PRE_TERMINATE_HOOK;
 }
 
 function byDeletion(a: StoredObject, b: StoredObject): number {
   return (a.metadata.deletionTimestamp ?? '').localeCompare(b.metadata.deletionTimestamp ?? '') || a.metadata.name.localeCompare(b.metadata.name);
-}
-
-function etcdNodeOf(machine: StoredObject): EtcdNode | undefined {
-  const name = stringAt(machine, 'status', 'nodeRef', 'name');
-  const providerID = stringAt(machine, 'spec', 'providerID');
-  return name && providerID ? { name, providerID } : undefined;
 }
 
 async function takeHookOff(scope: KcpScope, machine: StoredObject): Promise<void> {
@@ -80,7 +73,7 @@ async function takeHookOff(scope: KcpScope, machine: StoredObject): Promise<void
  * other Node to ask. When none of them runs an etcd Pod, etcd is not kubeadm's stacked one.
  */
 async function removeMember(scope: KcpScope, cluster: WorkloadClusterRef, machine: StoredObject, nodeName: string): Promise<boolean> {
-  const candidates = scope.machines.filter((m) => !isDeleting(m)).flatMap((m) => etcdNodeOf(m) ?? []);
+  const candidates = scope.machines.filter((m) => !isDeleting(m)).flatMap((m) => machineNode(m) ?? []);
   if (candidates.length === 0) return false;
   const workload = workloadClusterOf(scope.ctx);
   for (const through of candidates) {

@@ -17,7 +17,8 @@ import { reconcileCertificateExpiries } from './certificate-expiries.js';
 import { conditionPath, valueIsPath } from '../../engine/skeleton/watch-fields.js';
 import { CONDITION_NODE_HEALTHY } from '../../core/machine/status.js';
 import { CONDITION_HEALTH_CHECK_SUCCEEDED, CONDITION_OWNER_REMEDIATED } from '../../core/machinehealthcheck/well-known.js';
-import { preTerminateHookPhase, WAITING_FOR_PRE_TERMINATE_HOOK } from './pre-terminate-hook.js';
+import { preTerminateHookPhase } from './pre-terminate-hook.js';
+import { REASON_WAITING_FOR_PRE_TERMINATE_HOOK } from '../../core/machine/delete-phases.js';
 import { type KcpScope, createKcpScope } from './scope.js';
 import { kcpStatus } from './status.js';
 
@@ -39,7 +40,7 @@ export const MACHINE_CHANGES_A_CONTROL_PLANE_READS: readonly string[] = [
   valueIsPath('status.phase', 'Running'),
   ...[CONDITION_HEALTH_CHECK_SUCCEEDED, CONDITION_NODE_HEALTHY, CONDITION_OWNER_REMEDIATED].map((type) => conditionPath(type)),
   // A deleted Machine reaching the control plane's pre-terminate hook (pre-terminate-hook.ts).
-  conditionPath('Deleting', WAITING_FOR_PRE_TERMINATE_HOOK),
+  conditionPath('Deleting', REASON_WAITING_FOR_PRE_TERMINATE_HOOK),
   'metadata.labels',
   'metadata.annotations',
   'metadata.ownerReferences',
