@@ -114,6 +114,12 @@ export interface EtcdMember {
   name: string;
 }
 
+/** What one etcd member reports of itself (etcd's Maintenance Status): its ID and its leader's ("0" while there is none). */
+export interface EtcdStatus {
+  memberId: string;
+  leaderId: string;
+}
+
 /** The control-plane Node whose etcd Pod (`kube-system/etcd-<node>`) a call goes through. */
 export interface EtcdNode {
   name: string;
@@ -174,6 +180,13 @@ export interface WorkloadCluster {
   listEtcdMembers(cluster: WorkloadClusterRef, node: EtcdNode): Promise<EtcdMember[] | undefined>;
   /** Removes the member through the etcd Pod on `node`; a member that is already gone is removed. */
   removeEtcdMember(cluster: WorkloadClusterRef, node: EtcdNode, memberId: string): Promise<void>;
+  /** The status of the etcd member on `node` (its leader among it); undefined when the Node runs no etcd Pod. */
+  etcdStatus(cluster: WorkloadClusterRef, node: EtcdNode): Promise<EtcdStatus | undefined>;
+  /**
+   * Moves etcd's leadership to the member `targetMemberId`, asked of the etcd Pod on `node`:
+   * etcd refuses unless that member is the leader and the target a voting member (transient).
+   */
+  moveEtcdLeader(cluster: WorkloadClusterRef, node: EtcdNode, targetMemberId: string): Promise<void>;
   /** Evicts the Pod through the Eviction API (PodDisruptionBudgets apply); `gracePeriodSeconds` overrides the Pod's. */
   evictPod(cluster: WorkloadClusterRef, pod: { namespace: string; name: string }, options: { gracePeriodSeconds?: number }): Promise<EvictionOutcome>;
   /**
@@ -200,6 +213,8 @@ const WORKLOAD_CLUSTER_METHODS = [
   'apiServerCertificateExpiry',
   'listEtcdMembers',
   'removeEtcdMember',
+  'etcdStatus',
+  'moveEtcdLeader',
   'evictPod',
 ] as const satisfies ReadonlyArray<keyof WorkloadCluster>;
 

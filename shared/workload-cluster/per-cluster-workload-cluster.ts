@@ -12,6 +12,7 @@ import type {
   ApplyMode,
   EtcdMember,
   EtcdNode,
+  EtcdStatus,
   EvictionOutcome,
   NodePatch,
   WorkloadCluster,
@@ -85,6 +86,14 @@ export class PerClusterWorkloadCluster implements WorkloadCluster {
 
   async removeEtcdMember(cluster: WorkloadClusterRef, node: EtcdNode, memberId: string): Promise<void> {
     return (parseInMemoryProviderID(node.providerID) ? this.simulated : this.real).removeEtcdMember(cluster, node, memberId);
+  }
+
+  async etcdStatus(cluster: WorkloadClusterRef, node: EtcdNode): Promise<EtcdStatus | undefined> {
+    return (parseInMemoryProviderID(node.providerID) ? this.simulated : this.real).etcdStatus(cluster, node);
+  }
+
+  async moveEtcdLeader(cluster: WorkloadClusterRef, node: EtcdNode, targetMemberId: string): Promise<void> {
+    return (parseInMemoryProviderID(node.providerID) ? this.simulated : this.real).moveEtcdLeader(cluster, node, targetMemberId);
   }
 
   async evictPod(cluster: WorkloadClusterRef, pod: { namespace: string; name: string }, options: { gracePeriodSeconds?: number }): Promise<EvictionOutcome> {

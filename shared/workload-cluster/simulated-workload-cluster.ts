@@ -3,21 +3,23 @@
  * its Pods, kept in process (InMemoryWorkloadObjects). A subclass says only how a providerID
  * becomes a Node (the in-memory provider's simulated Node, an emulated EC2 instance …).
  */
-import type {
-  ApplyFailure,
-  ApplyMode,
-  EtcdMember,
-  EtcdNode,
-  EvictionOutcome,
-  NodePatch,
-  WorkloadCluster,
-  WorkloadClusterRef,
-  WorkloadNamespace,
-  WorkloadNode,
-  WorkloadObject,
-  WorkloadPersistentVolume,
-  WorkloadPod,
-  WorkloadVolumeAttachment,
+import {
+  type ApplyFailure,
+  type ApplyMode,
+  type EtcdMember,
+  type EtcdNode,
+  type EtcdStatus,
+  type EvictionOutcome,
+  type NodePatch,
+  type WorkloadCluster,
+  WorkloadClusterUnavailableError,
+  type WorkloadClusterRef,
+  type WorkloadNamespace,
+  type WorkloadNode,
+  type WorkloadObject,
+  type WorkloadPersistentVolume,
+  type WorkloadPod,
+  type WorkloadVolumeAttachment,
 } from '../ports/workload-cluster.js';
 import { InMemoryWorkloadObjects } from './in-memory-workload-objects.js';
 
@@ -80,6 +82,17 @@ export abstract class SimulatedWorkloadCluster implements WorkloadCluster {
 
   async removeEtcdMember(cluster: WorkloadClusterRef, node: EtcdNode, memberId: string): Promise<void> {
     if (await this.etcdNodes(cluster, node)) this.objects.etcd.remove(cluster, memberId);
+  }
+
+  async etcdStatus(cluster: WorkloadClusterRef, node: EtcdNode): Promise<EtcdStatus | undefined> {
+    const nodes = await this.etcdNodes(cluster, node);
+    return nodes && this.objects.etcd.status(cluster, nodes, node);
+  }
+
+  async moveEtcdLeader(cluster: WorkloadClusterRef, node: EtcdNode, targetMemberId: string): Promise<void> {
+    const nodes = await this.etcdNodes(cluster, node);
+    if (!nodes) throw new WorkloadClusterUnavailableError('ConnectionDown', `moving etcd leadership through Node ${node.name}: it runs no etcd Pod`);
+    this.objects.etcd.moveLeader(cluster, nodes, node, targetMemberId);
   }
 
   /** Grace periods are not simulated: an evicted Pod stops at once. */

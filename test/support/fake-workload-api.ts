@@ -21,7 +21,7 @@ import { mergePatch } from '../../shared/workload-cluster/in-memory-workload-obj
 import { answerEviction, type StoredItem } from './fake-workload-eviction.js';
 import { type KubeApiServerStandIn, portForwardSockets, servePortForward, startKubeApiServerStandIn } from './fake-workload-port-forward.js';
 import { listOf, type Route, routeOf } from './fake-workload-routes.js';
-import { type FakeEtcdMember, startEtcdStandIn } from './fake-workload-etcd.js';
+import { type FakeEtcd, type FakeEtcdMember, startEtcdStandIn } from './fake-workload-etcd.js';
 
 export interface FakeWorkloadApi {
   url: string;
@@ -51,6 +51,8 @@ export interface FakeWorkloadApi {
   putEtcdMember(nodeName: string): Promise<void>;
   /** The etcd members, as the etcd Pods list them. */
   etcdMembers(): FakeEtcdMember[];
+  /** The etcd leader's member ID. */
+  etcdLeader(): string | undefined;
   /** The next `count` authenticated requests are answered with this status code (an overloaded or forbidding API server). */
   failNext(code: number, count?: number): void;
   /** Requests served, by method and path (for "was this asked at all" checks). */
@@ -67,7 +69,7 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
   const stranger = await issueClientCertificate({ ca: otherCa, now, algorithm: 'ECDSA-P256' });
 
   const etcdCa = await generateCertificateAuthority({ now, commonName: 'etcd-ca', algorithm: 'ECDSA-P256' });
-  const members: FakeEtcdMember[] = [];
+  const etcd: FakeEtcd = { members: [] };
   const etcdServers = new Map<string, EtcdServer>();
 
   const token = randomBytes(16).toString('hex');
@@ -229,8 +231,8 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
     async putEtcdMember(nodeName) {
       const name = `etcd-${nodeName}`;
       etcdServers.get(`kube-system/${name}`)?.close();
-      etcdServers.set(`kube-system/${name}`, await startEtcdStandIn(etcdCa, members, now));
-      members.push({ ID: String(BigInt(`0x${randomBytes(8).toString('hex')}`)), name: nodeName });
+      etcdServers.set(`kube-system/${name}`, await startEtcdStandIn(etcdCa, etcd, nodeName, now));
+      etcd.members.push({ ID: String(BigInt(`0x${randomBytes(8).toString('hex')}`)), name: nodeName });
       store(collectionAt('/api/v1/namespaces/kube-system/pods'), {
         apiVersion: 'v1',
         kind: 'Pod',
@@ -239,7 +241,8 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
         status: { phase: 'Running' },
       });
     },
-    etcdMembers: () => members.map((m) => ({ ...m })),
+    etcdMembers: () => etcd.members.map((m) => ({ ...m })),
+    etcdLeader: () => etcd.leader ?? etcd.members[0]?.ID,
     failNext(code, count = 1) {
       for (let i = 0; i < count; i += 1) failures.push(code);
     },

@@ -18,6 +18,8 @@ export function workloadClusterStub(overrides: Partial<WorkloadCluster> = {}): W
     apiServerCertificateExpiry: async () => undefined,
     listEtcdMembers: async () => undefined,
     removeEtcdMember: async () => {},
+    etcdStatus: async () => undefined,
+    moveEtcdLeader: async () => {},
     evictPod: async () => ({ result: 'NotFound' }),
     ...overrides,
   };

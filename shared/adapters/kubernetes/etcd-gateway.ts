@@ -4,14 +4,15 @@
  * etcd static Pod `kube-system/etcd-<node>` on its client port, TLS with a client certificate of
  * the cluster's etcd CA (the server's certificate is verified against that CA; its names are the
  * Node's, not the forwarded address), and etcd's JSON gateway over it (`POST
- * /v3/cluster/member/list`, `/v3/cluster/member/remove`; member IDs are uint64 written as decimal
- * strings). No etcd Pod is undefined; a member already removed is done.
+ * /v3/cluster/member/list`, `/v3/cluster/member/remove`, `/v3/maintenance/status`,
+ * `/v3/maintenance/transfer-leadership`; member IDs are uint64 written as decimal strings). No
+ * etcd Pod is undefined; a member already removed is done.
  */
 import { request } from 'node:http';
 import { type TLSSocket, connect as tlsConnect } from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { isRecord } from '../../contracts/json.js';
-import { type EtcdMember, WorkloadClusterUnavailableError } from '../../ports/workload-cluster.js';
+import { type EtcdMember, type EtcdStatus, WorkloadClusterUnavailableError } from '../../ports/workload-cluster.js';
 import { forwardPort, handshake } from './port-forward.js';
 
 /** kubeadm's etcd client port. */
@@ -79,13 +80,21 @@ function failure(answer: GatewayAnswer, what: string): WorkloadClusterUnavailabl
   return new WorkloadClusterUnavailableError('ConnectionDown', `${what}: ${message}`);
 }
 
+/** A uint64 as the gateway writes it (a decimal string; a number from older gateways). */
+function memberIdAt(value: unknown): string | undefined {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+}
+
 export async function listEtcdMembers(config: KubeConfig, nodeName: string, credentials: EtcdCredentials, deadlineMs: number): Promise<EtcdMember[] | undefined> {
   const what = `listing the etcd members through Node ${nodeName}`;
   const answer = await call(config, nodeName, credentials, '/v3/cluster/member/list', {}, deadlineMs, what);
   if (!answer) return undefined;
   if (answer.status !== 200 || !isRecord(answer.body)) throw failure(answer, what);
   const members = Array.isArray(answer.body.members) ? answer.body.members : [];
-  return members.flatMap((m) => (isRecord(m) && (typeof m.ID === 'string' || typeof m.ID === 'number') ? [{ id: String(m.ID), name: typeof m.name === 'string' ? m.name : '' }] : []));
+  return members.flatMap((m) => {
+    const id = isRecord(m) ? memberIdAt(m.ID) : undefined;
+    return isRecord(m) && id ? [{ id, name: typeof m.name === 'string' ? m.name : '' }] : [];
+  });
 }
 
 export async function removeEtcdMember(config: KubeConfig, nodeName: string, credentials: EtcdCredentials, memberId: string, deadlineMs: number): Promise<void> {
@@ -94,4 +103,22 @@ export async function removeEtcdMember(config: KubeConfig, nodeName: string, cre
   if (!answer) throw new WorkloadClusterUnavailableError('ConnectionDown', `${what}: Node ${nodeName} runs no etcd Pod`);
   const notFound = isRecord(answer.body) && answer.body.code === GRPC_NOT_FOUND;
   if (answer.status !== 200 && !notFound) throw failure(answer, what);
+}
+
+export async function etcdStatus(config: KubeConfig, nodeName: string, credentials: EtcdCredentials, deadlineMs: number): Promise<EtcdStatus | undefined> {
+  const what = `reading the etcd status through Node ${nodeName}`;
+  const answer = await call(config, nodeName, credentials, '/v3/maintenance/status', {}, deadlineMs, what);
+  if (!answer) return undefined;
+  if (answer.status !== 200 || !isRecord(answer.body)) throw failure(answer, what);
+  const memberId = isRecord(answer.body.header) ? memberIdAt(answer.body.header.member_id) : undefined;
+  if (!memberId) throw new WorkloadClusterUnavailableError('ConnectionDown', `${what}: the answer names no member`);
+  return { memberId, leaderId: memberIdAt(answer.body.leader) ?? '0' };
+}
+
+/** Asked of the leader's etcd Pod: etcd answers "etcdserver: not leader" through any other. */
+export async function moveEtcdLeader(config: KubeConfig, nodeName: string, credentials: EtcdCredentials, targetMemberId: string, deadlineMs: number): Promise<void> {
+  const what = `moving etcd leadership to member ${targetMemberId} through Node ${nodeName}`;
+  const answer = await call(config, nodeName, credentials, '/v3/maintenance/transfer-leadership', { targetID: targetMemberId }, deadlineMs, what);
+  if (!answer) throw new WorkloadClusterUnavailableError('ConnectionDown', `${what}: Node ${nodeName} runs no etcd Pod`);
+  if (answer.status !== 200) throw failure(answer, what);
 }

@@ -13,7 +13,7 @@
  *   Pods' `eviction` subresource; a refused eviction (429 of a disruption budget, a terminating
  *   namespace, any other 4xx) is an outcome, not an error.
  * - A kube-apiserver's certificate is read through a port-forward (api-server-certificate.ts),
- *   and etcd's members listed and removed through one (etcd-gateway.ts).
+ *   and etcd's members listed and removed, and its leadership moved, through one (etcd-gateway.ts).
  * - No Secret yet, connection failures, timeouts and 5xx are `WorkloadClusterUnavailableError`
  *   (transient); 401/403 are `WorkloadClusterAccessDeniedError`.
  */
@@ -25,6 +25,7 @@ import {
   type ApplyMode,
   type EtcdMember,
   type EtcdNode,
+  type EtcdStatus,
   type EvictionOutcome,
   type NodePatch,
   type WorkloadCluster,
@@ -40,7 +41,7 @@ import {
 import { allPages } from './all-pages.js';
 import { apiServerCertificateNotAfter } from './api-server-certificate.js';
 import { EtcdCredentialsCache } from './etcd-credentials.js';
-import { listEtcdMembers, removeEtcdMember } from './etcd-gateway.js';
+import { etcdStatus, listEtcdMembers, moveEtcdLeader, removeEtcdMember } from './etcd-gateway.js';
 import { workloadNodeOf } from './node-mapping.js';
 import { persistentVolumeOfV1, refusedEviction, volumeAttachmentOf, workloadPodOfV1 } from './pod-mapping.js';
 import { type ClusterClient, describeCluster, WorkloadApiClients } from './workload-api-clients.js';
@@ -181,6 +182,16 @@ export class KubeconfigWorkloadCluster implements WorkloadCluster {
   async removeEtcdMember(cluster: WorkloadClusterRef, node: EtcdNode, memberId: string): Promise<void> {
     const client = await this.api.clientFor(cluster);
     await removeEtcdMember(client.config, node.name, await this.etcd.credentialsFor(cluster), memberId, this.api.timeoutMs);
+  }
+
+  async etcdStatus(cluster: WorkloadClusterRef, node: EtcdNode): Promise<EtcdStatus | undefined> {
+    const client = await this.api.clientFor(cluster);
+    return etcdStatus(client.config, node.name, await this.etcd.credentialsFor(cluster), this.api.timeoutMs);
+  }
+
+  async moveEtcdLeader(cluster: WorkloadClusterRef, node: EtcdNode, targetMemberId: string): Promise<void> {
+    const client = await this.api.clientFor(cluster);
+    await moveEtcdLeader(client.config, node.name, await this.etcd.credentialsFor(cluster), targetMemberId, this.api.timeoutMs);
   }
 
   async evictPod(cluster: WorkloadClusterRef, pod: { namespace: string; name: string }, options: { gracePeriodSeconds?: number }): Promise<EvictionOutcome> {

@@ -24,6 +24,8 @@ function recorder(name: string, calls: string[]): WorkloadCluster {
     apiServerCertificateExpiry: asked(undefined),
     listEtcdMembers: asked(undefined),
     removeEtcdMember: asked(undefined),
+    etcdStatus: asked(undefined),
+    moveEtcdLeader: asked(undefined),
     evictPod: asked({ result: 'NotFound' as const }),
   };
 }
@@ -58,7 +60,9 @@ describe('PerClusterWorkloadCluster', () => {
     const workload = new PerClusterWorkloadCluster(new MemoryObjectStore(), recorder('simulated', calls), recorder('real', calls));
     await workload.listEtcdMembers({ namespace: 'default', name: 'c1' }, { name: 'n1', providerID });
     await workload.removeEtcdMember({ namespace: 'default', name: 'c1' }, { name: 'n1', providerID }, '1');
-    expect(calls).toEqual([expected, expected]);
+    await workload.etcdStatus({ namespace: 'default', name: 'c1' }, { name: 'n1', providerID });
+    await workload.moveEtcdLeader({ namespace: 'default', name: 'c1' }, { name: 'n1', providerID }, '2');
+    expect(calls).toEqual([expected, expected, expected, expected]);
   });
 
   it.each<[string, KubeObject[], string]>([

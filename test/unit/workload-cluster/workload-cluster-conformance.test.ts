@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { WorkloadClusterAccessDeniedError, WorkloadClusterConflictError, WorkloadClusterUnavailableError, type WorkloadObject } from '../../../shared/ports/workload-cluster.js';
+import { type EtcdNode, WorkloadClusterAccessDeniedError, WorkloadClusterConflictError, WorkloadClusterUnavailableError, type WorkloadObject } from '../../../shared/ports/workload-cluster.js';
 import { WORKLOAD_CLUSTER_IMPLEMENTATIONS, kubeconfigHarness, type WorkloadClusterHarness } from '../../support/workload-cluster-harness.js';
 import { generateCertificateAuthority } from '../../../shared/pki/index.js';
 
@@ -99,11 +99,39 @@ describe.each(implementations)('WorkloadCluster conformance, etcd members: %s', 
     expect((await harness.workload.listEtcdMembers(harness.cluster, cp2))?.map((m) => m.name).sort()).toEqual(['cp-1', 'cp-2']);
   });
 
-  it('a Node that runs no etcd Pod has no members to list', async () => {
+  it('a Node that runs no etcd Pod has no members to list, no status, and moves no leadership', async () => {
     harness = await start();
-    await harness.addEtcdNode('cp-1');
-    const providerID = await harness.addNode('worker-1', true);
-    expect(await harness.workload.listEtcdMembers(harness.cluster, { name: 'worker-1', providerID })).toBeUndefined();
+    const cp1 = { name: 'cp-1', providerID: await harness.addEtcdNode('cp-1') };
+    const worker = { name: 'worker-1', providerID: await harness.addNode('worker-1', true) };
+    expect(await harness.workload.listEtcdMembers(harness.cluster, worker)).toBeUndefined();
+    expect(await harness.workload.etcdStatus(harness.cluster, worker)).toBeUndefined();
+    const [member] = (await harness.workload.listEtcdMembers(harness.cluster, cp1)) ?? [];
+    await expect(harness.workload.moveEtcdLeader(harness.cluster, worker, member?.id ?? '')).rejects.toBeInstanceOf(WorkloadClusterUnavailableError);
+  });
+
+  it('each member reports itself and one leader; only the leader moves leadership, to a member; a removed leader is replaced', async () => {
+    const h = await start();
+    harness = h;
+    const nodes: EtcdNode[] = [];
+    for (const name of ['cp-1', 'cp-2', 'cp-3']) nodes.push({ name, providerID: await h.addEtcdNode(name) });
+    const members = (await h.workload.listEtcdMembers(h.cluster, { name: 'cp-1', providerID: nodes[0]?.providerID ?? '' })) ?? [];
+    const idOf = (name: string) => members.find((m) => m.name === name)?.id ?? '';
+    const statuses = await Promise.all(nodes.map((node) => h.workload.etcdStatus(h.cluster, node)));
+    expect(statuses.map((s) => s?.memberId)).toEqual(['cp-1', 'cp-2', 'cp-3'].map(idOf));
+    const leader = statuses[0]?.leaderId;
+    expect(statuses.every((s) => s?.leaderId === leader)).toBe(true);
+    const leaderNode = nodes.find((node) => idOf(node.name) === leader);
+    const follower = nodes.find((node) => idOf(node.name) !== leader);
+    if (!leaderNode || !follower) throw new Error('no leader among the members');
+    await expect(h.workload.moveEtcdLeader(h.cluster, follower, idOf(follower.name))).rejects.toThrow(/not leader/);
+    await expect(h.workload.moveEtcdLeader(h.cluster, leaderNode, '12345')).rejects.toThrow(/bad leader transferee/);
+    await h.workload.moveEtcdLeader(h.cluster, leaderNode, idOf(follower.name));
+    expect((await h.workload.etcdStatus(h.cluster, leaderNode))?.leaderId).toBe(idOf(follower.name));
+    const other = nodes.find((node) => node !== leaderNode && node !== follower);
+    if (!other) throw new Error('no third member');
+    await h.workload.removeEtcdMember(h.cluster, other, idOf(follower.name));
+    const elected = (await h.workload.etcdStatus(h.cluster, other))?.leaderId;
+    expect([idOf(leaderNode.name), idOf(other.name)]).toContain(elected);
   });
 });
 

@@ -27,6 +27,7 @@ import { clusterReadiness } from '../common/cluster-readiness.js';
 import { encodeSecretValue } from '../common/secret-data.js';
 import { CLUSTER_SECRET_TYPE, CORE_GROUP, kubeconfigSecretName } from '../common/well-known.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
+import { forwardEtcdLeadership } from './etcd-leadership.js';
 import { addonSkips, remediationInProgress } from './annotations.js';
 import { controlPlaneFailureDomains } from './failure-domains.js';
 import { controlPlaneMachineInPlace } from './in-place.js';
@@ -207,9 +208,12 @@ export async function reconcileReplicas(scope: KcpScope): Promise<PhaseResult | 
     case 'scaleUp':
       if (scope.missingCertificates.length > 0) return { requeueAfterSeconds: PREFLIGHT_REQUEUE_SECONDS };
       return createMachine(scope, plan.init, plan.failureDomain);
-    case 'scaleDown':
+    case 'scaleDown': {
+      const victim = scope.machines.find((m) => m.metadata.name === plan.machine);
+      if (victim) await forwardEtcdLeadership(scope, victim);
       await deleteIfPresent(scope, { group: CORE_GROUP, kind: 'Machine', namespace: scope.object.metadata.namespace, name: plan.machine });
       return undefined;
+    }
   }
 }
 

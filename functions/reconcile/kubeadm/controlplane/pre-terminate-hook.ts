@@ -16,14 +16,14 @@
  */
 
 import { conditionsOf, findCondition } from '../../../../shared/contracts/conditions.js';
-import { recordAt, stringAt } from '../../../../shared/contracts/json.js';
+import { stringAt } from '../../../../shared/contracts/json.js';
 import { parseSemVer } from '../../../../shared/contracts/clusterctl/semver.js';
 import { isDeleting, type StoredObject } from '../../../../shared/contracts/object.js';
 import type { WorkloadClusterRef } from '../../../../shared/ports/workload-cluster.js';
 import { PRE_TERMINATE_HOOK_PREFIX, REASON_WAITING_FOR_PRE_TERMINATE_HOOK } from '../../core/machine/delete-phases.js';
 import { workloadClusterOf } from '../../engine/providers/workload-cluster-port.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
-import { machineNode } from './machine-facts.js';
+import { forwardEtcdLeadership, managesEtcd, otherEtcdNodes, workloadClusterRefOf } from './etcd-leadership.js';
 import type { KcpScope } from './scope.js';
 
 export const KCP_PRE_TERMINATE_HOOK = `${PRE_TERMINATE_HOOK_PREFIX}/kcp-cleanup`;
@@ -73,7 +73,7 @@ async function takeHookOff(scope: KcpScope, machine: StoredObject): Promise<void
  * other Node to ask. When none of them runs an etcd Pod, etcd is not kubeadm's stacked one.
  */
 async function removeMember(scope: KcpScope, cluster: WorkloadClusterRef, machine: StoredObject, nodeName: string): Promise<boolean> {
-  const candidates = scope.machines.filter((m) => !isDeleting(m)).flatMap((m) => machineNode(m) ?? []);
+  const candidates = otherEtcdNodes(scope, machine);
   if (candidates.length === 0) return false;
   const workload = workloadClusterOf(scope.ctx);
   for (const through of candidates) {
@@ -98,10 +98,10 @@ export async function preTerminateHookPhase(scope: KcpScope): Promise<PhaseResul
   if (runsLast(scope.spec.version) && otherPreTerminateHooks(machine)) return WAIT;
   if (!waitsOnHook(machine)) return WAIT;
   const nodeName = stringAt(machine, 'status', 'nodeRef', 'name');
-  const externalEtcd = recordAt(scope.spec.kubeadmConfigSpec, 'clusterConfiguration', 'etcd', 'external') !== undefined;
-  const clusterName = scope.clusterName;
-  if (scope.machines.length > 1 && !externalEtcd && nodeName && clusterName) {
-    const asked = await removeMember(scope, { namespace: scope.object.metadata.namespace, name: clusterName }, machine, nodeName);
+  const cluster = workloadClusterRefOf(scope);
+  if (scope.machines.length > 1 && managesEtcd(scope) && nodeName && cluster) {
+    await forwardEtcdLeadership(scope, machine);
+    const asked = await removeMember(scope, cluster, machine, nodeName);
     if (!asked) return WAIT;
   }
   await takeHookOff(scope, machine);

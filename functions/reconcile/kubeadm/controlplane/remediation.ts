@@ -16,6 +16,7 @@ import { updateFresh } from '../../engine/references/update-fresh.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { CONDITION_NODE_HEALTHY } from '../../core/machine/status.js';
 import { CONDITION_HEALTH_CHECK_SUCCEEDED, CONDITION_OWNER_REMEDIATED } from '../../core/machinehealthcheck/well-known.js';
+import { forwardEtcdLeadership } from './etcd-leadership.js';
 import { ANNOTATION_REMEDIATION_IN_PROGRESS, type RemediationInProgress, remediationInProgress } from './annotations.js';
 import { DEFAULT_MIN_HEALTHY_PERIOD_SECONDS, planRemediation, type RemediationCandidate, type RemediationPolicy } from './remediation-preflight.js';
 import type { KcpScope } from './scope.js';
@@ -58,7 +59,9 @@ function policyOf(scope: KcpScope): RemediationPolicy {
   };
 }
 
+/** Deletes the Machine, etcd's leadership moved off it first (Cluster API does so before remediating). */
 async function deleteMachine(scope: KcpScope, machine: StoredObject): Promise<void> {
+  await forwardEtcdLeadership(scope, machine);
   try {
     await scope.ctx.store.delete(keyOf(machine));
   } catch (error) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { TransientError } from '../../../../shared/errors/index.js';
 import type { KubeObject, StoredObject } from '../../../../shared/contracts/object.js';
-import { WORKLOAD_CLUSTER_PORT } from '../../../../shared/ports/workload-cluster.js';
+import { WORKLOAD_CLUSTER_PORT, WorkloadClusterUnavailableError } from '../../../../shared/ports/workload-cluster.js';
 import { KCP_PRE_TERMINATE_HOOK, preTerminateHookPhase } from '../../../../functions/reconcile/kubeadm/controlplane/pre-terminate-hook.js';
 import { createKcpScope } from '../../../../functions/reconcile/kubeadm/controlplane/scope.js';
 import { testContext } from '../../../support/reconcile-context.js';
@@ -39,10 +40,17 @@ interface Case {
   members?: readonly string[];
   /** Nodes that run no etcd Pod. */
   noEtcdOn?: readonly string[];
+  /** The leader's Node; none when unset. */
+  leader?: string;
+  /** Nodes whose etcd Pod does not answer. */
+  downOn?: readonly string[];
+  /** etcd refuses every leadership transfer. */
+  refusesTransfer?: boolean;
 }
 
 async function run(c: Case) {
   const calls: string[] = [];
+  const idOf = (name: string) => String(100 + (c.members ?? []).indexOf(name));
   const ctx = testContext();
   ctx.providers = {
     [WORKLOAD_CLUSTER_PORT]: workloadClusterStub({
@@ -53,6 +61,16 @@ async function run(c: Case) {
       },
       removeEtcdMember: async (_cluster, node, id) => {
         calls.push(`remove ${id} through ${node.name}`);
+      },
+      etcdStatus: async (_cluster, node) => {
+        calls.push(`status through ${node.name}`);
+        if (c.downOn?.includes(node.name)) throw new WorkloadClusterUnavailableError('ConnectionDown', `etcd on ${node.name} does not answer`);
+        if (c.noEtcdOn?.includes(node.name)) return undefined;
+        return { memberId: idOf(node.name), leaderId: c.leader ? idOf(c.leader) : '0' };
+      },
+      moveEtcdLeader: async (_cluster, node, id) => {
+        calls.push(`move leadership to ${id} through ${node.name}`);
+        if (c.refusesTransfer) throw new WorkloadClusterUnavailableError('ConnectionDown', 'etcdserver: not leader');
       },
     }),
   };
@@ -73,7 +91,7 @@ async function run(c: Case) {
     spec: { version: c.version ?? 'v1.31.2', replicas: 3, kubeadmConfigSpec: c.externalEtcd ? { clusterConfiguration: { etcd: { external: { endpoints: ['https://etcd:2379'] } } } } : {} },
   });
   const scope = { ...createKcpScope(ctx, kcp), clusterName: 'c1', machines: stored };
-  const result = await preTerminateHookPhase(scope);
+  const result = await preTerminateHookPhase(scope).catch((error: unknown) => error);
   const hooked = async (name: string) => (await ctx.store.get({ group: 'cluster.x-k8s.io', kind: 'Machine', namespace: 'default', name }))?.metadata.annotations?.[KCP_PRE_TERMINATE_HOOK] !== undefined;
   return { calls, result, hooked };
 }
@@ -88,18 +106,18 @@ describe('the KubeadmControlPlane pre-terminate hook (reconcilePreTerminateHook)
     [
       'at the hook: its member removed through another Node, then the hook off',
       { machines: [{ name: 'a', deleting: first, waiting: true }, { name: 'b' }, { name: 'c' }], members: ['node-a', 'node-b', 'node-c'] },
-      ['list through node-b', 'remove 100 through node-b'],
+      ['status through node-a', 'list through node-b', 'remove 100 through node-b'],
       { a: false, b: true },
       30,
     ],
-    ['no member of its Node (already removed): the hook off', { machines: [{ name: 'a', deleting: first, waiting: true }, { name: 'b' }], members: ['node-b'] }, ['list through node-b'], { a: false }, 30],
-    ['the first deleted goes first (not the first by name)', { machines: [{ name: 'b', deleting: first, waiting: true }, { name: 'a', deleting: later, waiting: true }, { name: 'c' }], members: ['node-a', 'node-b', 'node-c'] }, ['list through node-c', 'remove 101 through node-c'], { a: true, b: false }, 30],
+    ['no member of its Node (already removed): the hook off', { machines: [{ name: 'a', deleting: first, waiting: true }, { name: 'b' }], members: ['node-b'] }, ['status through node-a', 'list through node-b'], { a: false }, 30],
+    ['the first deleted goes first (not the first by name)', { machines: [{ name: 'b', deleting: first, waiting: true }, { name: 'a', deleting: later, waiting: true }, { name: 'c' }], members: ['node-a', 'node-b', 'node-c'] }, ['status through node-b', 'list through node-c', 'remove 101 through node-c'], { a: true, b: false }, 30],
     ['another deleting Machine already without the hook: wait for it', { machines: [{ name: 'a', deleting: first, waiting: true }, { name: 'b', deleting: first, hooks: [] }, { name: 'c' }] }, [], { a: true }, 30],
     ['v1.31+: other pre-terminate hooks first', { machines: [{ name: 'a', deleting: first, waiting: true, hooks: [KCP_PRE_TERMINATE_HOOK, OTHER_HOOK] }, { name: 'b' }] }, [], { a: true }, 30],
     [
       'before v1.31 it does not wait for other hooks',
       { version: 'v1.30.6', machines: [{ name: 'a', deleting: first, waiting: true, hooks: [KCP_PRE_TERMINATE_HOOK, OTHER_HOOK] }, { name: 'b' }], members: ['node-a', 'node-b'] },
-      ['list through node-b', 'remove 100 through node-b'],
+      ['status through node-a', 'list through node-b', 'remove 100 through node-b'],
       { a: false },
       30,
     ],
@@ -109,16 +127,44 @@ describe('the KubeadmControlPlane pre-terminate hook (reconcilePreTerminateHook)
     [
       'a Node without an etcd Pod is passed over for the next',
       { machines: [{ name: 'a', deleting: first, waiting: true }, { name: 'b' }, { name: 'c' }], members: ['node-a', 'node-b', 'node-c'], noEtcdOn: ['node-b'] },
-      ['list through node-b', 'list through node-c', 'remove 100 through node-c'],
+      ['status through node-a', 'list through node-b', 'list through node-c', 'remove 100 through node-c'],
       { a: false },
       30,
     ],
-    ['no other Node runs an etcd Pod: not stacked etcd, the hook off', { machines: [{ name: 'a', deleting: first, waiting: true }, { name: 'b' }], noEtcdOn: ['node-b'] }, ['list through node-b'], { a: false }, 30],
-    ['no other Node to ask etcd through: wait, the hook stays', { machines: [{ name: 'a', deleting: first, waiting: true }, { name: 'b', node: false }] }, [], { a: true }, 30],
+    ['no other Node runs an etcd Pod: not stacked etcd, the hook off', { machines: [{ name: 'a', deleting: first, waiting: true }, { name: 'b' }], noEtcdOn: ['node-b'] }, ['status through node-a', 'list through node-b'], { a: false }, 30],
+    ['no other Node to ask etcd through: wait, the hook stays', { machines: [{ name: 'a', deleting: first, waiting: true }, { name: 'b', node: false }] }, ['status through node-a'], { a: true }, 30],
+    [
+      'its member leads: the leadership moved to another member first, then the member removed',
+      { machines: [{ name: 'a', deleting: first, waiting: true }, { name: 'b' }, { name: 'c' }], members: ['node-a', 'node-b', 'node-c'], leader: 'node-a' },
+      ['status through node-a', 'list through node-a', 'move leadership to 101 through node-a', 'list through node-b', 'remove 100 through node-b'],
+      { a: false },
+      30,
+    ],
+    [
+      'another member leads: nothing to move',
+      { machines: [{ name: 'a', deleting: first, waiting: true }, { name: 'b' }], members: ['node-a', 'node-b'], leader: 'node-b' },
+      ['status through node-a', 'list through node-b', 'remove 100 through node-b'],
+      { a: false },
+      30,
+    ],
+    [
+      'its etcd does not answer (a failed Machine): it leads no one, its member removed',
+      { machines: [{ name: 'a', deleting: first, waiting: true }, { name: 'b' }], members: ['node-a', 'node-b'], leader: 'node-a', downOn: ['node-a'] },
+      ['status through node-a', 'list through node-b', 'remove 100 through node-b'],
+      { a: false },
+      30,
+    ],
   ] as const)('%s', async ([, c, calls, hooks, requeue]) => {
     const outcome = await run(c);
     expect(outcome.calls).toEqual(calls);
     for (const [name, hooked] of Object.entries(hooks)) expect(await outcome.hooked(name)).toBe(hooked);
-    expect(outcome.result?.requeueAfterSeconds).toBe(requeue);
+    expect(outcome.result).toEqual(requeue === undefined ? undefined : { requeueAfterSeconds: requeue });
+  });
+
+  it('a leader no other member will take over from: a transient error, its member and the hook kept', async () => {
+    const outcome = await run({ machines: [{ name: 'a', deleting: first, waiting: true }, { name: 'b' }, { name: 'c' }], members: ['node-a', 'node-b', 'node-c'], leader: 'node-a', refusesTransfer: true });
+    expect(outcome.result).toBeInstanceOf(TransientError);
+    expect(outcome.calls).toEqual(['status through node-a', 'list through node-a', 'move leadership to 101 through node-a', 'move leadership to 102 through node-a']);
+    expect(await outcome.hooked('a')).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { builtinProviderRegistry } from '../../../../functions/reconcile/engine/providers/builtin.js';
 import { isRecord, numberAt, recordAt, stringAt, valueAt } from '../../../../shared/contracts/json.js';
-import type { StoredObject } from '../../../../shared/contracts/object.js';
+import { isDeleting, type StoredObject } from '../../../../shared/contracts/object.js';
 import { WORKLOAD_CLUSTER_PORT } from '../../../../shared/ports/workload-cluster.js';
 import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
 import { InMemoryWorkloadCluster } from '../../../../shared/workload-cluster/in-memory-workload-cluster.js';
@@ -158,6 +158,37 @@ describe('KubeadmControlPlane scenario (converge harness, in-memory provider)', 
     expect((await run()).errors).toEqual([]);
     expect(await cpMachines(store)).toEqual([]);
     expect(workload.objects.etcd.members(c1, [nodeOf(left[0])])).toHaveLength(1);
+  });
+
+  it('in a rollout, moves etcd leadership off each Machine before deleting it: a deleting Machine’s member never leads', async () => {
+    const { store, run, workload } = await setup(3);
+    expect((await run()).errors).toEqual([]);
+    const nodeOf = (m: StoredObject) => ({ name: stringAt(m, 'status', 'nodeRef', 'name') ?? '', providerID: stringAt(m, 'spec', 'providerID') ?? '' });
+    const c1 = { namespace: NS, name: 'c1' };
+    const leaderOf = async (machines: readonly StoredObject[]) => {
+      for (const machine of machines.filter((m) => stringAt(m, 'status', 'nodeRef', 'name'))) {
+        const status = await workload.etcdStatus(c1, nodeOf(machine));
+        const members = await workload.listEtcdMembers(c1, nodeOf(machine));
+        if (status && members) return members.find((m) => m.id === status.leaderId)?.name;
+      }
+      return undefined;
+    };
+    const before = await cpMachines(store);
+    const firstLeader = await leaderOf(before);
+    expect(before.map((m) => nodeOf(m).name)).toContain(firstLeader);
+
+    await setSpec(store, { version: 'v1.32.0' });
+    const violations: string[] = [];
+    const stats = await run(async () => {
+      const machines = await cpMachines(store);
+      const leader = await leaderOf(machines);
+      for (const machine of machines.filter(isDeleting)) if (nodeOf(machine).name === leader) violations.push(`${machine.metadata.name} deleting while its member leads`);
+    });
+    expect(stats.errors).toEqual([]);
+    expect(violations).toEqual([]);
+    const after = await cpMachines(store);
+    expect(after.map((m) => m.metadata.name).filter((name) => before.some((b) => b.metadata.name === name))).toEqual([]);
+    expect(after.map((m) => nodeOf(m).name)).toContain(await leaderOf(after));
   });
 
   it('changes machineTemplate labels, annotations, taints and the drain timeout in place: no Machine replaced, each carries them', async () => {
