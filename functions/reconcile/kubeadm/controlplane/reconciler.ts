@@ -3,6 +3,7 @@
 import { CONTROL_PLANE_GROUP, CORE_GROUP } from '../common/well-known.js';
 import type { ReconcilerDefinition } from '../../engine/skeleton/types.js';
 import { deleteControlPlane } from './delete-phases.js';
+import { reconcileEtcdMembers } from './etcd-members.js';
 import {
   collectMachines,
   reconcileCertificates,
@@ -65,7 +66,7 @@ export const kubeadmControlPlaneReconciler: ReconcilerDefinition<KcpScope> = {
     { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'clusterLabel', on: ['REMOVE'] },
   ],
   createScope: createKcpScope,
-  phases: [resolveCluster, reconcileCertificates, reconcileKubeconfig, collectMachines, syncMachines, preTerminateHookPhase, remediateControlPlane, reconcileReplicas, reportConditions, reconcileCertificateExpiries],
+  phases: [resolveCluster, reconcileCertificates, reconcileKubeconfig, collectMachines, syncMachines, reconcileEtcdMembers, preTerminateHookPhase, remediateControlPlane, reconcileReplicas, reportConditions, reconcileCertificateExpiries],
   deletePhases: [deleteControlPlane],
   computeStatus: (scope) =>
     kcpStatus({

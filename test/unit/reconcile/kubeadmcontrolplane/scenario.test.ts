@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { builtinProviderRegistry } from '../../../../functions/reconcile/engine/providers/builtin.js';
 import { isRecord, numberAt, recordAt, stringAt, valueAt } from '../../../../shared/contracts/json.js';
 import { isDeleting, type StoredObject } from '../../../../shared/contracts/object.js';
-import { WORKLOAD_CLUSTER_PORT } from '../../../../shared/ports/workload-cluster.js';
+import { type EtcdMember, type EtcdNode, WORKLOAD_CLUSTER_PORT, type WorkloadCluster, type WorkloadClusterRef } from '../../../../shared/ports/workload-cluster.js';
 import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
 import { InMemoryWorkloadCluster } from '../../../../shared/workload-cluster/in-memory-workload-cluster.js';
 import { converge } from '../../../support/converge.js';
@@ -17,10 +17,27 @@ import { FakeClock } from '../../../support/fake-clock.js';
 const NS = 'default';
 const KCP_KEY = { group: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane', namespace: NS, name: 'cp' };
 
-async function setup(replicas: number) {
+/** A stacked etcd that also lists a member no Machine owns (left by a Machine replaced before ADR 0164), until it is removed. */
+const STALE_MEMBER: EtcdMember = { id: '4242', name: 'ip-10-0-0-9.ec2.internal' };
+class WithStaleEtcdMember extends InMemoryWorkloadCluster {
+  stalePresent = true;
+  override readingThrough(): WorkloadCluster {
+    return this;
+  }
+  override async listEtcdMembers(cluster: WorkloadClusterRef, node: EtcdNode): Promise<EtcdMember[] | undefined> {
+    const members = await super.listEtcdMembers(cluster, node);
+    return members && (this.stalePresent ? [...members, STALE_MEMBER] : members);
+  }
+  override async removeEtcdMember(cluster: WorkloadClusterRef, node: EtcdNode, memberId: string): Promise<void> {
+    if (memberId === STALE_MEMBER.id) this.stalePresent = false;
+    else await super.removeEtcdMember(cluster, node, memberId);
+  }
+}
+
+async function setup(replicas: number, options: { staleEtcdMember?: boolean } = {}) {
   const clock = new FakeClock('2026-03-01T00:00:00Z');
   const store = new MemoryObjectStore({ clock });
-  const workload = new InMemoryWorkloadCluster(store);
+  const workload = options.staleEtcdMember ? new WithStaleEtcdMember(store) : new InMemoryWorkloadCluster(store);
   await store.create({
     apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
     kind: 'InMemoryCluster',
@@ -158,6 +175,18 @@ describe('KubeadmControlPlane scenario (converge harness, in-memory provider)', 
     expect((await run()).errors).toEqual([]);
     expect(await cpMachines(store)).toEqual([]);
     expect(workload.objects.etcd.members(c1, [nodeOf(left[0])])).toHaveLength(1);
+  });
+
+  it('removes an etcd member no Machine owns once every Machine has its Node, and keeps the Machines’ members', async () => {
+    const { store, run, workload } = await setup(3, { staleEtcdMember: true });
+    expect((await run()).errors).toEqual([]);
+    expect(workload instanceof WithStaleEtcdMember && workload.stalePresent).toBe(false);
+    const machines = await cpMachines(store);
+    const [first] = machines;
+    if (!first) throw new Error('no control-plane Machine');
+    const through = { name: stringAt(first, 'status', 'nodeRef', 'name') ?? '', providerID: stringAt(first, 'spec', 'providerID') ?? '' };
+    const members = await workload.listEtcdMembers({ namespace: NS, name: 'c1' }, through);
+    expect(members?.map((m) => m.name).sort()).toEqual(machines.map((m) => stringAt(m, 'status', 'nodeRef', 'name')).sort());
   });
 
   it('in a rollout, moves etcd leadership off each Machine before deleting it: a deleting Machine’s member never leads', async () => {
