@@ -126,6 +126,18 @@ export interface EtcdNode {
   providerID: string;
 }
 
+/** A ConfigMap of the workload cluster: where it is. */
+export interface ConfigMapRef {
+  namespace: string;
+  name: string;
+}
+
+/** A ConfigMap's `data`, read at `resourceVersion` (what a write names to change it). */
+export interface WorkloadConfigMap {
+  data: Record<string, string>;
+  resourceVersion: string;
+}
+
 /** Any Kubernetes object to create in a workload cluster (a ClusterResourceSet resource's document). */
 export interface WorkloadObject {
   apiVersion: string;
@@ -187,6 +199,13 @@ export interface WorkloadCluster {
    * etcd refuses unless that member is the leader and the target a voting member (transient).
    */
   moveEtcdLeader(cluster: WorkloadClusterRef, node: EtcdNode, targetMemberId: string): Promise<void>;
+  /** The ConfigMap's data; undefined when there is none. */
+  readConfigMap(cluster: WorkloadClusterRef, configMap: ConfigMapRef): Promise<WorkloadConfigMap | undefined>;
+  /**
+   * Sets the given `data` keys of the ConfigMap (the others kept), provided it is still at
+   * `resourceVersion`; changed or gone since is `WorkloadClusterConflictError` (read again).
+   */
+  writeConfigMapData(cluster: WorkloadClusterRef, configMap: ConfigMapRef, data: Record<string, string>, resourceVersion: string): Promise<void>;
   /** Evicts the Pod through the Eviction API (PodDisruptionBudgets apply); `gracePeriodSeconds` overrides the Pod's. */
   evictPod(cluster: WorkloadClusterRef, pod: { namespace: string; name: string }, options: { gracePeriodSeconds?: number }): Promise<EvictionOutcome>;
   /**
@@ -215,6 +234,8 @@ const WORKLOAD_CLUSTER_METHODS = [
   'removeEtcdMember',
   'etcdStatus',
   'moveEtcdLeader',
+  'readConfigMap',
+  'writeConfigMapData',
   'evictPod',
 ] as const satisfies ReadonlyArray<keyof WorkloadCluster>;
 

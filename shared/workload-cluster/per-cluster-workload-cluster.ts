@@ -10,6 +10,7 @@ import type { ObjectStore } from '../ports/object-store.js';
 import type {
   ApplyFailure,
   ApplyMode,
+  ConfigMapRef,
   EtcdMember,
   EtcdNode,
   EtcdStatus,
@@ -17,6 +18,7 @@ import type {
   NodePatch,
   WorkloadCluster,
   WorkloadClusterRef,
+  WorkloadConfigMap,
   WorkloadNamespace,
   WorkloadNode,
   WorkloadObject,
@@ -62,6 +64,14 @@ export class PerClusterWorkloadCluster implements WorkloadCluster {
 
   async listNamespaces(cluster: WorkloadClusterRef): Promise<WorkloadNamespace[]> {
     return (await this.of(cluster)).listNamespaces(cluster);
+  }
+
+  async readConfigMap(cluster: WorkloadClusterRef, configMap: ConfigMapRef): Promise<WorkloadConfigMap | undefined> {
+    return (await this.of(cluster)).readConfigMap(cluster, configMap);
+  }
+
+  async writeConfigMapData(cluster: WorkloadClusterRef, configMap: ConfigMapRef, data: Record<string, string>, resourceVersion: string): Promise<void> {
+    return (await this.of(cluster)).writeConfigMapData(cluster, configMap, data, resourceVersion);
   }
 
   async daemonSetExists(cluster: WorkloadClusterRef, namespace: string, name: string): Promise<boolean> {

@@ -6,14 +6,17 @@
 import {
   type ApplyFailure,
   type ApplyMode,
+  type ConfigMapRef,
   type EtcdMember,
   type EtcdNode,
   type EtcdStatus,
   type EvictionOutcome,
   type NodePatch,
   type WorkloadCluster,
+  WorkloadClusterConflictError,
   WorkloadClusterUnavailableError,
   type WorkloadClusterRef,
+  type WorkloadConfigMap,
   type WorkloadNamespace,
   type WorkloadNode,
   type WorkloadObject,
@@ -21,6 +24,7 @@ import {
   type WorkloadPod,
   type WorkloadVolumeAttachment,
 } from '../ports/workload-cluster.js';
+import { isRecord } from '../contracts/json.js';
 import { InMemoryWorkloadObjects } from './in-memory-workload-objects.js';
 
 export abstract class SimulatedWorkloadCluster implements WorkloadCluster {
@@ -93,6 +97,21 @@ export abstract class SimulatedWorkloadCluster implements WorkloadCluster {
     const nodes = await this.etcdNodes(cluster, node);
     if (!nodes) throw new WorkloadClusterUnavailableError('ConnectionDown', `moving etcd leadership through Node ${node.name}: it runs no etcd Pod`);
     this.objects.etcd.moveLeader(cluster, nodes, node, targetMemberId);
+  }
+
+  /** A ConfigMap among the applied objects; its resourceVersion counts the writes made here (1 as applied). */
+  async readConfigMap(cluster: WorkloadClusterRef, configMap: ConfigMapRef): Promise<WorkloadConfigMap | undefined> {
+    const found = this.objects.list(cluster, 'v1', 'ConfigMap').find((o) => o.metadata.name === configMap.name && o.metadata.namespace === configMap.namespace);
+    if (!found) return undefined;
+    const data = isRecord(found.data) ? Object.fromEntries(Object.entries(found.data).flatMap(([key, value]) => (typeof value === 'string' ? [[key, value]] : []))) : {};
+    return { data, resourceVersion: typeof found.metadata.resourceVersion === 'string' ? found.metadata.resourceVersion : '1' };
+  }
+
+  async writeConfigMapData(cluster: WorkloadClusterRef, configMap: ConfigMapRef, data: Record<string, string>, resourceVersion: string): Promise<void> {
+    const current = await this.readConfigMap(cluster, configMap);
+    if (current?.resourceVersion !== resourceVersion) throw new WorkloadClusterConflictError(`writing ConfigMap ${configMap.namespace}/${configMap.name}: ${current ? 'the object has been modified' : 'not found'}`);
+    const next = { ...configMap, resourceVersion: String(Number(resourceVersion) + 1) };
+    this.objects.apply(cluster, [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: next, data }], 'CreateOrUpdate');
   }
 
   /** Grace periods are not simulated: an evicted Pod stops at once. */

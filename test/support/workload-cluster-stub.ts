@@ -20,6 +20,8 @@ export function workloadClusterStub(overrides: Partial<WorkloadCluster> = {}): W
     removeEtcdMember: async () => {},
     etcdStatus: async () => undefined,
     moveEtcdLeader: async () => {},
+    readConfigMap: async () => undefined,
+    writeConfigMapData: async () => {},
     evictPod: async () => ({ result: 'NotFound' }),
     ...overrides,
   };

@@ -23,6 +23,7 @@ import type { ObjectStore } from '../../ports/object-store.js';
 import {
   type ApplyFailure,
   type ApplyMode,
+  type ConfigMapRef,
   type EtcdMember,
   type EtcdNode,
   type EtcdStatus,
@@ -30,6 +31,7 @@ import {
   type NodePatch,
   type WorkloadCluster,
   type WorkloadClusterRef,
+  type WorkloadConfigMap,
   type WorkloadNamespace,
   type WorkloadNode,
   type WorkloadObject,
@@ -156,6 +158,29 @@ export class KubeconfigWorkloadCluster implements WorkloadCluster {
     const client = await this.api.clientFor(cluster);
     const list = await this.api.call(`listing the Namespaces of ${describeCluster(cluster)}`, () => client.core.listNamespace());
     return list.items.flatMap((ns) => (ns.metadata?.name ? [{ name: ns.metadata.name, labels: { ...ns.metadata.labels } }] : []));
+  }
+
+  async readConfigMap(cluster: WorkloadClusterRef, configMap: ConfigMapRef): Promise<WorkloadConfigMap | undefined> {
+    const client = await this.api.clientFor(cluster);
+    try {
+      const read = await this.api.call(`reading ConfigMap ${configMap.namespace}/${configMap.name} of ${describeCluster(cluster)}`, () => client.core.readNamespacedConfigMap(configMap));
+      return { data: { ...read.data }, resourceVersion: read.metadata?.resourceVersion ?? '' };
+    } catch (error) {
+      if (error instanceof ApiException && error.code === 404) return undefined;
+      throw error;
+    }
+  }
+
+  async writeConfigMapData(cluster: WorkloadClusterRef, configMap: ConfigMapRef, data: Record<string, string>, resourceVersion: string): Promise<void> {
+    const client = await this.api.clientFor(cluster);
+    const what = `writing ConfigMap ${configMap.namespace}/${configMap.name} of ${describeCluster(cluster)}`;
+    const body = { metadata: { resourceVersion }, data };
+    try {
+      await this.api.call(what, () => client.core.patchNamespacedConfigMap({ ...configMap, body, fieldManager: FIELD_MANAGER }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch)));
+    } catch (error) {
+      if (error instanceof ApiException && (error.code === 409 || error.code === 404)) throw new WorkloadClusterConflictError(`${what}: ${statusMessage(error.body)}`, { cause: error });
+      throw error;
+    }
   }
 
   async daemonSetExists(cluster: WorkloadClusterRef, namespace: string, name: string): Promise<boolean> {

@@ -26,6 +26,8 @@ function recorder(name: string, calls: string[]): WorkloadCluster {
     removeEtcdMember: asked(undefined),
     etcdStatus: asked(undefined),
     moveEtcdLeader: asked(undefined),
+    readConfigMap: asked(undefined),
+    writeConfigMapData: asked(undefined),
     evictPod: asked({ result: 'NotFound' as const }),
   };
 }

@@ -135,6 +135,26 @@ describe.each(implementations)('WorkloadCluster conformance, etcd members: %s', 
   });
 });
 
+describe.each(implementations)('WorkloadCluster conformance, ConfigMaps: %s', (_name, start) => {
+  const ref = { namespace: 'kube-system', name: 'kubeadm-config' };
+
+  it('reads the data at a resourceVersion, sets keys at it keeping the others, and refuses a stale or missing one', async () => {
+    const h = await start();
+    harness = h;
+    expect(await h.workload.readConfigMap(h.cluster, ref)).toBeUndefined();
+    await expect(h.workload.writeConfigMapData(h.cluster, ref, { a: '1' }, '1')).rejects.toBeInstanceOf(WorkloadClusterConflictError);
+    expect(await h.workload.applyObjects(h.cluster, [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { ...ref }, data: { ClusterConfiguration: 'kubernetesVersion: v1.31.2\n', other: 'kept' } }], { mode: 'CreateOnly' })).toEqual([]);
+    const read = await h.workload.readConfigMap(h.cluster, ref);
+    expect(read?.data).toEqual({ ClusterConfiguration: 'kubernetesVersion: v1.31.2\n', other: 'kept' });
+    await h.workload.writeConfigMapData(h.cluster, ref, { ClusterConfiguration: 'kubernetesVersion: v1.32.0\n' }, read?.resourceVersion ?? '');
+    const written = await h.workload.readConfigMap(h.cluster, ref);
+    expect(written?.data).toEqual({ ClusterConfiguration: 'kubernetesVersion: v1.32.0\n', other: 'kept' });
+    expect(written?.resourceVersion).not.toBe(read?.resourceVersion);
+    await expect(h.workload.writeConfigMapData(h.cluster, ref, { other: 'lost' }, read?.resourceVersion ?? '')).rejects.toBeInstanceOf(WorkloadClusterConflictError);
+    expect((await h.workload.readConfigMap(h.cluster, ref))?.data.other).toBe('kept');
+  });
+});
+
 describe.each(implementations)('WorkloadCluster conformance, Node patches: %s', (_name, start) => {
   const taint = { key: 'node.cluster.x-k8s.io/uninitialized', effect: 'NoSchedule' };
 

@@ -4,6 +4,7 @@ import { CONTROL_PLANE_GROUP, CORE_GROUP } from '../common/well-known.js';
 import type { ReconcilerDefinition } from '../../engine/skeleton/types.js';
 import { deleteControlPlane } from './delete-phases.js';
 import { reconcileEtcdMembers } from './etcd-members.js';
+import { syncKubeadmConfigMap } from './kubeadm-config-map.js';
 import {
   collectMachines,
   reconcileCertificates,
@@ -66,7 +67,7 @@ export const kubeadmControlPlaneReconciler: ReconcilerDefinition<KcpScope> = {
     { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'clusterLabel', on: ['REMOVE'] },
   ],
   createScope: createKcpScope,
-  phases: [resolveCluster, reconcileCertificates, reconcileKubeconfig, collectMachines, syncMachines, reconcileEtcdMembers, preTerminateHookPhase, remediateControlPlane, reconcileReplicas, reportConditions, reconcileCertificateExpiries],
+  phases: [resolveCluster, reconcileCertificates, reconcileKubeconfig, collectMachines, syncMachines, reconcileEtcdMembers, preTerminateHookPhase, remediateControlPlane, syncKubeadmConfigMap, reconcileReplicas, reportConditions, reconcileCertificateExpiries],
   deletePhases: [deleteControlPlane],
   computeStatus: (scope) =>
     kcpStatus({

@@ -4,6 +4,7 @@ import { parse } from 'yaml';
 import { builtinProviderRegistry } from '../../../../functions/reconcile/engine/providers/builtin.js';
 import { isRecord, numberAt, recordAt, stringAt, valueAt } from '../../../../shared/contracts/json.js';
 import { isDeleting, type StoredObject } from '../../../../shared/contracts/object.js';
+import { toKubeadmYaml } from '../../../../shared/kubeadm/index.js';
 import { type EtcdMember, type EtcdNode, WORKLOAD_CLUSTER_PORT, type WorkloadCluster, type WorkloadClusterRef } from '../../../../shared/ports/workload-cluster.js';
 import { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
 import { InMemoryWorkloadCluster } from '../../../../shared/workload-cluster/in-memory-workload-cluster.js';
@@ -187,6 +188,29 @@ describe('KubeadmControlPlane scenario (converge harness, in-memory provider)', 
     const through = { name: stringAt(first, 'status', 'nodeRef', 'name') ?? '', providerID: stringAt(first, 'spec', 'providerID') ?? '' };
     const members = await workload.listEtcdMembers({ namespace: NS, name: 'c1' }, through);
     expect(members?.map((m) => m.name).sort()).toEqual(machines.map((m) => stringAt(m, 'status', 'nodeRef', 'name')).sort());
+  });
+
+  it('in a version rollout, updates the workload cluster’s kubeadm-config before the first new Machine joins', async () => {
+    const { store, run, workload } = await setup(3);
+    expect((await run()).errors).toEqual([]);
+    const c1 = { namespace: NS, name: 'c1' };
+    const ref = { namespace: 'kube-system', name: 'kubeadm-config' };
+    // What kubeadm init stores in a real cluster (simulated kubeadm writes none).
+    const stored = toKubeadmYaml({ apiVersion: 'kubeadm.k8s.io/v1beta4', kind: 'ClusterConfiguration', clusterName: 'c1', kubernetesVersion: 'v1.31.2', networking: { serviceSubnet: '10.96.0.0/12' } });
+    expect(await workload.applyObjects(c1, [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { ...ref }, data: { ClusterConfiguration: stored } }], { mode: 'CreateOnly' })).toEqual([]);
+    const storedVersion = async () => parse((await workload.readConfigMap(c1, ref))?.data.ClusterConfiguration ?? '').kubernetesVersion;
+    expect(await storedVersion()).toBe('v1.31.2');
+
+    await setSpec(store, { version: 'v1.32.0' });
+    const violations: string[] = [];
+    const stats = await run(async () => {
+      const upgraded = (await cpMachines(store)).filter((m) => stringAt(m, 'spec', 'version') === 'v1.32.0');
+      if (upgraded.length > 0 && (await storedVersion()) !== 'v1.32.0') violations.push(`${upgraded.length} v1.32.0 Machine(s) while kubeadm-config says ${await storedVersion()}`);
+    });
+    expect(stats.errors).toEqual([]);
+    expect(violations).toEqual([]);
+    const after = parse((await workload.readConfigMap(c1, ref))?.data.ClusterConfiguration ?? '');
+    expect(after).toMatchObject({ kubernetesVersion: 'v1.32.0', networking: { serviceSubnet: '10.96.0.0/12' }, featureGates: { ControlPlaneKubeletLocalMode: true } });
   });
 
   it('in a rollout, moves etcd leadership off each Machine before deleting it: a deleting Machine’s member never leads', async () => {
