@@ -138,6 +138,19 @@ export interface WorkloadConfigMap {
   resourceVersion: string;
 }
 
+/** A DaemonSet or Deployment of the workload cluster. */
+export interface PodControllerRef {
+  kind: 'DaemonSet' | 'Deployment';
+  namespace: string;
+  name: string;
+}
+
+/** A container's image in a Pod template, read at the controller's `resourceVersion`. */
+export interface ContainerImage {
+  image: string;
+  resourceVersion: string;
+}
+
 /** Any Kubernetes object to create in a workload cluster (a ClusterResourceSet resource's document). */
 export interface WorkloadObject {
   apiVersion: string;
@@ -206,6 +219,14 @@ export interface WorkloadCluster {
    * `resourceVersion`; changed or gone since is `WorkloadClusterConflictError` (read again).
    */
   writeConfigMapData(cluster: WorkloadClusterRef, configMap: ConfigMapRef, data: Record<string, string>, resourceVersion: string): Promise<void>;
+  /** The image of the named container in the controller's Pod template; undefined when either is absent. */
+  readContainerImage(cluster: WorkloadClusterRef, controller: PodControllerRef, container: string): Promise<ContainerImage | undefined>;
+  /**
+   * Sets that container's image (a strategic merge patch: the other containers and fields kept),
+   * provided the controller is still at `resourceVersion`; changed or gone since is
+   * `WorkloadClusterConflictError`.
+   */
+  setContainerImage(cluster: WorkloadClusterRef, controller: PodControllerRef, container: string, image: string, resourceVersion: string): Promise<void>;
   /** Evicts the Pod through the Eviction API (PodDisruptionBudgets apply); `gracePeriodSeconds` overrides the Pod's. */
   evictPod(cluster: WorkloadClusterRef, pod: { namespace: string; name: string }, options: { gracePeriodSeconds?: number }): Promise<EvictionOutcome>;
   /**
@@ -236,6 +257,8 @@ const WORKLOAD_CLUSTER_METHODS = [
   'moveEtcdLeader',
   'readConfigMap',
   'writeConfigMapData',
+  'readContainerImage',
+  'setContainerImage',
   'evictPod',
 ] as const satisfies ReadonlyArray<keyof WorkloadCluster>;
 

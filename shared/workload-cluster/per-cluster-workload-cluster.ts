@@ -11,11 +11,13 @@ import type {
   ApplyFailure,
   ApplyMode,
   ConfigMapRef,
+  ContainerImage,
   EtcdMember,
   EtcdNode,
   EtcdStatus,
   EvictionOutcome,
   NodePatch,
+  PodControllerRef,
   WorkloadCluster,
   WorkloadClusterRef,
   WorkloadConfigMap,
@@ -68,6 +70,14 @@ export class PerClusterWorkloadCluster implements WorkloadCluster {
 
   async readConfigMap(cluster: WorkloadClusterRef, configMap: ConfigMapRef): Promise<WorkloadConfigMap | undefined> {
     return (await this.of(cluster)).readConfigMap(cluster, configMap);
+  }
+
+  async readContainerImage(cluster: WorkloadClusterRef, controller: PodControllerRef, container: string): Promise<ContainerImage | undefined> {
+    return (await this.of(cluster)).readContainerImage(cluster, controller, container);
+  }
+
+  async setContainerImage(cluster: WorkloadClusterRef, controller: PodControllerRef, container: string, image: string, resourceVersion: string): Promise<void> {
+    return (await this.of(cluster)).setContainerImage(cluster, controller, container, image, resourceVersion);
   }
 
   async writeConfigMapData(cluster: WorkloadClusterRef, configMap: ConfigMapRef, data: Record<string, string>, resourceVersion: string): Promise<void> {

@@ -7,11 +7,13 @@ import {
   type ApplyFailure,
   type ApplyMode,
   type ConfigMapRef,
+  type ContainerImage,
   type EtcdMember,
   type EtcdNode,
   type EtcdStatus,
   type EvictionOutcome,
   type NodePatch,
+  type PodControllerRef,
   type WorkloadCluster,
   WorkloadClusterConflictError,
   WorkloadClusterUnavailableError,
@@ -24,8 +26,14 @@ import {
   type WorkloadPod,
   type WorkloadVolumeAttachment,
 } from '../ports/workload-cluster.js';
-import { isRecord } from '../contracts/json.js';
+import { isRecord, recordAt } from '../contracts/json.js';
 import { InMemoryWorkloadObjects } from './in-memory-workload-objects.js';
+
+/** The containers of a DaemonSet's or Deployment's Pod template (the records among them). */
+function containersOf(controller: WorkloadObject): Record<string, unknown>[] {
+  const containers = recordAt(controller, 'spec', 'template', 'spec')?.containers;
+  return Array.isArray(containers) ? containers.filter(isRecord) : [];
+}
 
 export abstract class SimulatedWorkloadCluster implements WorkloadCluster {
   /** Where applied objects, Node metadata and Pods live; share one per process so every reconcile sees the same clusters. */
@@ -112,6 +120,26 @@ export abstract class SimulatedWorkloadCluster implements WorkloadCluster {
     if (current?.resourceVersion !== resourceVersion) throw new WorkloadClusterConflictError(`writing ConfigMap ${configMap.namespace}/${configMap.name}: ${current ? 'the object has been modified' : 'not found'}`);
     const next = { ...configMap, resourceVersion: String(Number(resourceVersion) + 1) };
     this.objects.apply(cluster, [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: next, data }], 'CreateOrUpdate');
+  }
+
+  /** A DaemonSet or Deployment among the applied objects; resourceVersion as for ConfigMaps. */
+  async readContainerImage(cluster: WorkloadClusterRef, controller: PodControllerRef, container: string): Promise<ContainerImage | undefined> {
+    const found = this.podController(cluster, controller);
+    const image = found && containersOf(found).find((c) => c.name === container)?.image;
+    return found && typeof image === 'string' ? { image, resourceVersion: typeof found.metadata.resourceVersion === 'string' ? found.metadata.resourceVersion : '1' } : undefined;
+  }
+
+  async setContainerImage(cluster: WorkloadClusterRef, controller: PodControllerRef, container: string, image: string, resourceVersion: string): Promise<void> {
+    const found = this.podController(cluster, controller);
+    const current = found && (typeof found.metadata.resourceVersion === 'string' ? found.metadata.resourceVersion : '1');
+    if (!found || current !== resourceVersion) throw new WorkloadClusterConflictError(`setting the ${container} image of ${controller.kind} ${controller.namespace}/${controller.name}: ${found ? 'the object has been modified' : 'not found'}`);
+    const containers = containersOf(found).map((c) => (c.name === container ? { ...c, image } : c));
+    const metadata = { namespace: controller.namespace, name: controller.name, resourceVersion: String(Number(resourceVersion) + 1) };
+    this.objects.apply(cluster, [{ apiVersion: 'apps/v1', kind: controller.kind, metadata, spec: { template: { spec: { containers } } } }], 'CreateOrUpdate');
+  }
+
+  private podController(cluster: WorkloadClusterRef, controller: PodControllerRef): WorkloadObject | undefined {
+    return this.objects.list(cluster, 'apps/v1', controller.kind).find((o) => o.metadata.name === controller.name && o.metadata.namespace === controller.namespace);
   }
 
   /** Grace periods are not simulated: an evicted Pod stops at once. */

@@ -124,7 +124,8 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
   function onWrite(items: Map<string, StoredItem>, name: string, current: StoredItem | undefined, method: string, body: unknown, contentType: string): [number, unknown] {
     if (!current) return contentType.startsWith('application/apply-patch') ? write(items, body) : [404, status(404, 'NotFound', `${name} not found`)];
     if (staleResourceVersion(current, body)) return [409, status(409, 'Conflict', 'the object has been modified')];
-    return write(items, method === 'PUT' ? body : mergePatch(current, body), current);
+    const patched = contentType.startsWith('application/strategic-merge-patch') ? strategicMergePatch(current, body) : mergePatch(current, body);
+    return write(items, method === 'PUT' ? body : patched, current);
   }
 
   function write(items: Map<string, StoredItem>, next: unknown, current?: StoredItem): [number, unknown] {
@@ -285,6 +286,32 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
   };
 }
 
+
+function named(value: unknown): value is Record<string, unknown> & { name: string } {
+  return isRecord(value) && typeof value.name === 'string';
+}
+
+/**
+ * A strategic merge patch as the API server applies it to the lists this fake serves: lists of
+ * named objects (containers, volumes, env …) merged item by item on `name`, the rest as a JSON
+ * merge patch.
+ */
+export function strategicMergePatch(target: unknown, patch: unknown): unknown {
+  if (Array.isArray(patch) && Array.isArray(target) && patch.every(named) && target.every(named)) {
+    const merged: unknown[] = target.map((item) => {
+      const change = patch.find((p) => p.name === item.name);
+      return change ? strategicMergePatch(item, change) : item;
+    });
+    return [...merged, ...patch.filter((p) => !target.some((item) => item.name === p.name))];
+  }
+  if (!isRecord(patch)) return mergePatch<unknown>(target, patch);
+  const result: Record<string, unknown> = isRecord(target) ? { ...target } : {};
+  for (const [field, value] of Object.entries(patch)) {
+    if (value === null) delete result[field];
+    else result[field] = strategicMergePatch(result[field], value);
+  }
+  return result;
+}
 
 /** A write naming a resourceVersion other than the stored one (optimistic concurrency). */
 function staleResourceVersion(current: StoredItem, body: unknown): boolean {

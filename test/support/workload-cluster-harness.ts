@@ -61,7 +61,7 @@ export async function inMemoryHarness(): Promise<WorkloadClusterHarness> {
 }
 
 /** Plural resource names of the kinds the suite applies. */
-const PLURALS: Record<string, string> = { ConfigMap: 'configmaps', Secret: 'secrets', Deployment: 'deployments', ClusterRole: 'clusterroles' };
+const PLURALS: Record<string, string> = { ConfigMap: 'configmaps', Secret: 'secrets', Deployment: 'deployments', DaemonSet: 'daemonsets', ClusterRole: 'clusterroles' };
 
 export interface KubeconfigHarness extends WorkloadClusterHarness {
   api: FakeWorkloadApi;

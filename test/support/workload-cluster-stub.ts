@@ -22,6 +22,8 @@ export function workloadClusterStub(overrides: Partial<WorkloadCluster> = {}): W
     moveEtcdLeader: async () => {},
     readConfigMap: async () => undefined,
     writeConfigMapData: async () => {},
+    readContainerImage: async () => undefined,
+    setContainerImage: async () => {},
     evictPod: async () => ({ result: 'NotFound' }),
     ...overrides,
   };

@@ -14,6 +14,8 @@
  *   namespace, any other 4xx) is an outcome, not an error.
  * - A kube-apiserver's certificate is read through a port-forward (api-server-certificate.ts),
  *   and etcd's members listed and removed, and its leadership moved, through one (etcd-gateway.ts).
+ * - ConfigMaps and Pod controllers' container images are read and written at a resourceVersion
+ *   (kept-objects.ts: kubeadm-config, kube-proxy).
  * - No Secret yet, connection failures, timeouts and 5xx are `WorkloadClusterUnavailableError`
  *   (transient); 401/403 are `WorkloadClusterAccessDeniedError`.
  */
@@ -24,11 +26,13 @@ import {
   type ApplyFailure,
   type ApplyMode,
   type ConfigMapRef,
+  type ContainerImage,
   type EtcdMember,
   type EtcdNode,
   type EtcdStatus,
   type EvictionOutcome,
   type NodePatch,
+  type PodControllerRef,
   type WorkloadCluster,
   type WorkloadClusterRef,
   type WorkloadConfigMap,
@@ -44,13 +48,11 @@ import { allPages } from './all-pages.js';
 import { apiServerCertificateNotAfter } from './api-server-certificate.js';
 import { EtcdCredentialsCache } from './etcd-credentials.js';
 import { etcdStatus, listEtcdMembers, moveEtcdLeader, removeEtcdMember } from './etcd-gateway.js';
+import { FIELD_MANAGER, readConfigMap, readContainerImage, setContainerImage, writeConfigMapData } from './kept-objects.js';
 import { workloadNodeOf } from './node-mapping.js';
 import { persistentVolumeOfV1, refusedEviction, volumeAttachmentOf, workloadPodOfV1 } from './pod-mapping.js';
 import { type ClusterClient, describeCluster, WorkloadApiClients } from './workload-api-clients.js';
 import { classifyWorkloadApiError, statusMessage } from './workload-api-errors.js';
-
-/** Cluster API's field manager for what it writes into workload clusters. */
-export const FIELD_MANAGER = 'capless';
 
 export interface KubeconfigWorkloadClusterOptions {
   store: ObjectStore;
@@ -161,26 +163,19 @@ export class KubeconfigWorkloadCluster implements WorkloadCluster {
   }
 
   async readConfigMap(cluster: WorkloadClusterRef, configMap: ConfigMapRef): Promise<WorkloadConfigMap | undefined> {
-    const client = await this.api.clientFor(cluster);
-    try {
-      const read = await this.api.call(`reading ConfigMap ${configMap.namespace}/${configMap.name} of ${describeCluster(cluster)}`, () => client.core.readNamespacedConfigMap(configMap));
-      return { data: { ...read.data }, resourceVersion: read.metadata?.resourceVersion ?? '' };
-    } catch (error) {
-      if (error instanceof ApiException && error.code === 404) return undefined;
-      throw error;
-    }
+    return readConfigMap(this.api, await this.api.clientFor(cluster), cluster, configMap);
   }
 
   async writeConfigMapData(cluster: WorkloadClusterRef, configMap: ConfigMapRef, data: Record<string, string>, resourceVersion: string): Promise<void> {
-    const client = await this.api.clientFor(cluster);
-    const what = `writing ConfigMap ${configMap.namespace}/${configMap.name} of ${describeCluster(cluster)}`;
-    const body = { metadata: { resourceVersion }, data };
-    try {
-      await this.api.call(what, () => client.core.patchNamespacedConfigMap({ ...configMap, body, fieldManager: FIELD_MANAGER }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch)));
-    } catch (error) {
-      if (error instanceof ApiException && (error.code === 409 || error.code === 404)) throw new WorkloadClusterConflictError(`${what}: ${statusMessage(error.body)}`, { cause: error });
-      throw error;
-    }
+    await writeConfigMapData(this.api, await this.api.clientFor(cluster), cluster, configMap, data, resourceVersion);
+  }
+
+  async readContainerImage(cluster: WorkloadClusterRef, controller: PodControllerRef, container: string): Promise<ContainerImage | undefined> {
+    return readContainerImage(this.api, await this.api.clientFor(cluster), cluster, controller, container);
+  }
+
+  async setContainerImage(cluster: WorkloadClusterRef, controller: PodControllerRef, container: string, image: string, resourceVersion: string): Promise<void> {
+    await setContainerImage(this.api, await this.api.clientFor(cluster), cluster, controller, container, image, resourceVersion);
   }
 
   async daemonSetExists(cluster: WorkloadClusterRef, namespace: string, name: string): Promise<boolean> {

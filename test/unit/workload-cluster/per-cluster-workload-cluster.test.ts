@@ -28,6 +28,8 @@ function recorder(name: string, calls: string[]): WorkloadCluster {
     moveEtcdLeader: asked(undefined),
     readConfigMap: asked(undefined),
     writeConfigMapData: asked(undefined),
+    readContainerImage: asked(undefined),
+    setContainerImage: asked(undefined),
     evictPod: asked({ result: 'NotFound' as const }),
   };
 }

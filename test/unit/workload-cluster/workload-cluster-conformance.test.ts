@@ -155,6 +155,46 @@ describe.each(implementations)('WorkloadCluster conformance, ConfigMaps: %s', (_
   });
 });
 
+describe.each(implementations)('WorkloadCluster conformance, container images: %s', (_name, start) => {
+  const kubeProxy = { kind: 'DaemonSet', namespace: 'kube-system', name: 'kube-proxy' } as const;
+  const daemonSet = {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'kube-proxy', namespace: 'kube-system' },
+    spec: {
+      selector: { matchLabels: { 'k8s-app': 'kube-proxy' } },
+      template: {
+        metadata: { labels: { 'k8s-app': 'kube-proxy' } },
+        spec: {
+          containers: [
+            { name: 'kube-proxy', image: 'registry.k8s.io/kube-proxy:v1.31.2', command: ['/usr/local/bin/kube-proxy'] },
+            { name: 'sidecar', image: 'example.com/sidecar:1' },
+          ],
+        },
+      },
+    },
+  };
+
+  it('reads a container’s image at a resourceVersion, sets it keeping the other containers and fields, and refuses a stale or missing one', async () => {
+    const h = await start();
+    harness = h;
+    expect(await h.workload.readContainerImage(h.cluster, kubeProxy, 'kube-proxy')).toBeUndefined();
+    await expect(h.workload.setContainerImage(h.cluster, kubeProxy, 'kube-proxy', 'registry.k8s.io/kube-proxy:v1.32.0', '1')).rejects.toBeInstanceOf(WorkloadClusterConflictError);
+    expect(await h.workload.applyObjects(h.cluster, [daemonSet], { mode: 'CreateOnly' })).toEqual([]);
+    expect(await h.workload.readContainerImage(h.cluster, kubeProxy, 'absent')).toBeUndefined();
+    const read = await h.workload.readContainerImage(h.cluster, kubeProxy, 'kube-proxy');
+    expect(read?.image).toBe('registry.k8s.io/kube-proxy:v1.31.2');
+    await h.workload.setContainerImage(h.cluster, kubeProxy, 'kube-proxy', 'registry.k8s.io/kube-proxy:v1.32.0', read?.resourceVersion ?? '');
+    const written = await h.workload.readContainerImage(h.cluster, kubeProxy, 'kube-proxy');
+    expect(written?.image).toBe('registry.k8s.io/kube-proxy:v1.32.0');
+    expect(written?.resourceVersion).not.toBe(read?.resourceVersion);
+    expect((await h.workload.readContainerImage(h.cluster, kubeProxy, 'sidecar'))?.image).toBe('example.com/sidecar:1');
+    const stored = await h.applied(daemonSet);
+    expect(stored).toMatchObject({ spec: { selector: daemonSet.spec.selector, template: { spec: { containers: [{ name: 'kube-proxy', command: ['/usr/local/bin/kube-proxy'] }, { name: 'sidecar' }] } } } });
+    await expect(h.workload.setContainerImage(h.cluster, kubeProxy, 'kube-proxy', 'registry.k8s.io/kube-proxy:v1.30.0', read?.resourceVersion ?? '')).rejects.toBeInstanceOf(WorkloadClusterConflictError);
+  });
+});
+
 describe.each(implementations)('WorkloadCluster conformance, Node patches: %s', (_name, start) => {
   const taint = { key: 'node.cluster.x-k8s.io/uninitialized', effect: 'NoSchedule' };
 

@@ -129,7 +129,7 @@ function annotationConditions(inputs: KcpConditionInputs): ConditionInput[] {
         : condition(CONDITIONS.remediating, false, 'NotRemediating'),
     inputs.skips.coreDNS
       ? condition(CONDITIONS.coreDNSManaged, false, 'Skipped', `CoreDNS management is skipped (annotation ${ANNOTATION_SKIP_COREDNS})`)
-      : condition(CONDITIONS.coreDNSManaged, true, 'Managed'),
+      : condition(CONDITIONS.coreDNSManaged, false, 'NotManaged', 'capless does not update CoreDNS yet (Cluster API’s UpdateCoreDNS): it stays as kubeadm init installed it'),
     inputs.skips.kubeProxy
       ? condition(CONDITIONS.kubeProxyManaged, false, 'Skipped', `kube-proxy management is skipped (annotation ${ANNOTATION_SKIP_KUBE_PROXY})`)
       : condition(CONDITIONS.kubeProxyManaged, true, 'Managed'),

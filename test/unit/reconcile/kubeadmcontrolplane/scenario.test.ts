@@ -213,6 +213,26 @@ describe('KubeadmControlPlane scenario (converge harness, in-memory provider)', 
     expect(after).toMatchObject({ kubernetesVersion: 'v1.32.0', networking: { serviceSubnet: '10.96.0.0/12' }, featureGates: { ControlPlaneKubeletLocalMode: true } });
   });
 
+  it('once a version rollout is done, re-tags the workload cluster’s kube-proxy with the new version', async () => {
+    const { store, run, workload } = await setup(1);
+    expect((await run()).errors).toEqual([]);
+    const c1 = { namespace: NS, name: 'c1' };
+    const kubeProxy = { kind: 'DaemonSet', namespace: 'kube-system', name: 'kube-proxy' } as const;
+    const containers = [{ name: 'kube-proxy', image: 'registry.k8s.io/kube-proxy:v1.31.2' }];
+    const daemonSet = { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'kube-proxy', namespace: 'kube-system' }, spec: { template: { spec: { containers } } } };
+    expect(await workload.applyObjects(c1, [daemonSet], { mode: 'CreateOnly' })).toEqual([]);
+
+    await setSpec(store, { version: 'v1.32.0' });
+    const imagesDuringRollout = new Set<string>();
+    const stats = await run(async () => {
+      const machines = await cpMachines(store);
+      if (machines.some((m) => stringAt(m, 'spec', 'version') !== 'v1.32.0')) imagesDuringRollout.add((await workload.readContainerImage(c1, kubeProxy, 'kube-proxy'))?.image ?? '');
+    });
+    expect(stats.errors).toEqual([]);
+    expect([...imagesDuringRollout]).toEqual(['registry.k8s.io/kube-proxy:v1.31.2']);
+    expect((await workload.readContainerImage(c1, kubeProxy, 'kube-proxy'))?.image).toBe('registry.k8s.io/kube-proxy:v1.32.0');
+  });
+
   it('in a rollout, moves etcd leadership off each Machine before deleting it: a deleting Machine’s member never leads', async () => {
     const { store, run, workload } = await setup(3);
     expect((await run()).errors).toEqual([]);

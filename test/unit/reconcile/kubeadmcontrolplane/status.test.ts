@@ -69,7 +69,8 @@ describe('kcpConditions', () => {
     { name: 'remediation', inputs: { remediation: { machine: 'm2' } }, type: 'Remediating', status: 'True', reason: 'RemediationInProgress' },
     { name: 'skip coredns', inputs: { skips: { coreDNS: true, kubeProxy: false } }, type: 'CoreDNSManaged', status: 'False', reason: 'Skipped' },
     { name: 'skip kube-proxy', inputs: { skips: { coreDNS: false, kubeProxy: true } }, type: 'KubeProxyManaged', status: 'False', reason: 'Skipped' },
-    { name: 'coredns managed', inputs: {}, type: 'CoreDNSManaged', status: 'True', reason: 'Managed' },
+    { name: 'coredns not managed yet', inputs: {}, type: 'CoreDNSManaged', status: 'False', reason: 'NotManaged' },
+    { name: 'kube-proxy managed', inputs: {}, type: 'KubeProxyManaged', status: 'True', reason: 'Managed' },
     { name: 'template missing', inputs: { creationProblem: 'template gone' }, type: 'MachinesCreated', status: 'False', reason: 'MachineCreationFailed' },
   ])('$name: $type=$status', ({ inputs, type, status, reason }) => {
     const found = kcpConditions({ ...baseConditions, ...inputs }).find((c) => c.type === type);
