@@ -29,6 +29,11 @@ import {
 import { isRecord, recordAt } from '../contracts/json.js';
 import { InMemoryWorkloadObjects } from './in-memory-workload-objects.js';
 
+/** An applied object's resourceVersion: 1 as applied, counting the writes made here since. */
+function resourceVersionOf(object: WorkloadObject): string {
+  return typeof object.metadata.resourceVersion === 'string' ? object.metadata.resourceVersion : '1';
+}
+
 /** The containers of a DaemonSet's or Deployment's Pod template (the records among them). */
 function containersOf(controller: WorkloadObject): Record<string, unknown>[] {
   const containers = recordAt(controller, 'spec', 'template', 'spec')?.containers;
@@ -107,12 +112,12 @@ export abstract class SimulatedWorkloadCluster implements WorkloadCluster {
     this.objects.etcd.moveLeader(cluster, nodes, node, targetMemberId);
   }
 
-  /** A ConfigMap among the applied objects; its resourceVersion counts the writes made here (1 as applied). */
+  /** A ConfigMap among the applied objects. */
   async readConfigMap(cluster: WorkloadClusterRef, configMap: ConfigMapRef): Promise<WorkloadConfigMap | undefined> {
     const found = this.objects.list(cluster, 'v1', 'ConfigMap').find((o) => o.metadata.name === configMap.name && o.metadata.namespace === configMap.namespace);
     if (!found) return undefined;
     const data = isRecord(found.data) ? Object.fromEntries(Object.entries(found.data).flatMap(([key, value]) => (typeof value === 'string' ? [[key, value]] : []))) : {};
-    return { data, resourceVersion: typeof found.metadata.resourceVersion === 'string' ? found.metadata.resourceVersion : '1' };
+    return { data, resourceVersion: resourceVersionOf(found) };
   }
 
   async writeConfigMapData(cluster: WorkloadClusterRef, configMap: ConfigMapRef, data: Record<string, string>, resourceVersion: string): Promise<void> {
@@ -122,17 +127,16 @@ export abstract class SimulatedWorkloadCluster implements WorkloadCluster {
     this.objects.apply(cluster, [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: next, data }], 'CreateOrUpdate');
   }
 
-  /** A DaemonSet or Deployment among the applied objects; resourceVersion as for ConfigMaps. */
+  /** A DaemonSet or Deployment among the applied objects. */
   async readContainerImage(cluster: WorkloadClusterRef, controller: PodControllerRef, container: string): Promise<ContainerImage | undefined> {
     const found = this.podController(cluster, controller);
     const image = found && containersOf(found).find((c) => c.name === container)?.image;
-    return found && typeof image === 'string' ? { image, resourceVersion: typeof found.metadata.resourceVersion === 'string' ? found.metadata.resourceVersion : '1' } : undefined;
+    return found && typeof image === 'string' ? { image, resourceVersion: resourceVersionOf(found) } : undefined;
   }
 
   async setContainerImage(cluster: WorkloadClusterRef, controller: PodControllerRef, container: string, image: string, resourceVersion: string): Promise<void> {
     const found = this.podController(cluster, controller);
-    const current = found && (typeof found.metadata.resourceVersion === 'string' ? found.metadata.resourceVersion : '1');
-    if (!found || current !== resourceVersion) throw new WorkloadClusterConflictError(`setting the ${container} image of ${controller.kind} ${controller.namespace}/${controller.name}: ${found ? 'the object has been modified' : 'not found'}`);
+    if (!found || resourceVersionOf(found) !== resourceVersion) throw new WorkloadClusterConflictError(`setting the ${container} image of ${controller.kind} ${controller.namespace}/${controller.name}: ${found ? 'the object has been modified' : 'not found'}`);
     const containers = containersOf(found).map((c) => (c.name === container ? { ...c, image } : c));
     const metadata = { namespace: controller.namespace, name: controller.name, resourceVersion: String(Number(resourceVersion) + 1) };
     this.objects.apply(cluster, [{ apiVersion: 'apps/v1', kind: controller.kind, metadata, spec: { template: { spec: { containers } } } }], 'CreateOrUpdate');

@@ -6,8 +6,8 @@
  * leaves `kubernetesVersion: v1.31.2` there makes new Machines that say v1.32 and run a v1.31
  * API server, controller manager and scheduler.
  *
- * While a Machine not deleting needs a rollout, before a new Machine is created in the same run:
- * `kubernetesVersion` set to the control plane's version and the document moved to that
+ * Done by update-control-plane.ts while a rollout is under way, before the next Machine is
+ * created: `kubernetesVersion` set to the control plane's version and the document moved to that
  * version's kubeadm API (v1beta4 from v1.31: extraArgs become name/value lists, the API server's
  * timeoutForControlPlane goes); and, when the spec has a clusterConfiguration, Cluster API's
  * mutators: its imageRepository (when set), its feature gates with the defaults for the version
@@ -23,13 +23,11 @@
 
 import { parse } from 'yaml';
 import { isRecord } from '../../../../shared/contracts/json.js';
-import { isDeleting } from '../../../../shared/contracts/object.js';
 import { TerminalError, TransientError } from '../../../../shared/errors/index.js';
 import { buildClusterConfiguration, clusterConfigurationSchema, KUBEADM_V1BETA4, kubeadmApiVersion, toKubeadmYaml } from '../../../../shared/kubeadm/index.js';
-import type { ConfigMapRef } from '../../../../shared/ports/workload-cluster.js';
+import type { ConfigMapRef, WorkloadClusterRef } from '../../../../shared/ports/workload-cluster.js';
 import { workloadClusterOf } from '../../engine/providers/workload-cluster-port.js';
-import type { PhaseResult } from '../../engine/skeleton/types.js';
-import { managesEtcd, workloadClusterRefOf } from './etcd-leadership.js';
+import { managesEtcd } from './etcd-leadership.js';
 import { withDefaultFeatureGates } from './machine-factory.js';
 import { canonicalJson } from './machine-facts.js';
 import type { KcpScope } from './scope.js';
@@ -98,10 +96,6 @@ export function desiredClusterConfiguration(current: Document, input: ClusterCon
   };
 }
 
-function needsRollout(scope: KcpScope): boolean {
-  return scope.facts.some((machine) => !machine.deleting && !machine.upToDate);
-}
-
 function parseDocument(text: string | undefined): Document {
   if (text === undefined) throw new TransientError(`unable to find "${CLUSTER_CONFIGURATION_KEY}" in the kubeadm-config ConfigMap`);
   let parsed: unknown;
@@ -114,14 +108,13 @@ function parseDocument(text: string | undefined): Document {
   return parsed;
 }
 
-export async function syncKubeadmConfigMap(scope: KcpScope): Promise<PhaseResult | undefined> {
-  const cluster = workloadClusterRefOf(scope);
-  if (!cluster || !scope.initialized || isDeleting(scope.object) || !needsRollout(scope)) return undefined;
+/** Brings the stored ClusterConfiguration to the control plane's version and spec. */
+export async function updateKubeadmConfigMap(scope: KcpScope, cluster: WorkloadClusterRef): Promise<void> {
   const workload = workloadClusterOf(scope.ctx);
   const configMap = await workload.readConfigMap(cluster, KUBEADM_CONFIG_MAP);
   if (!configMap) {
     scope.ctx.logger.info('the workload cluster has no kubeadm-config ConfigMap: nothing to update');
-    return undefined;
+    return;
   }
   const current = parseDocument(configMap.data[CLUSTER_CONFIGURATION_KEY]);
   const desired = desiredClusterConfiguration(current, {
@@ -130,8 +123,7 @@ export async function syncKubeadmConfigMap(scope: KcpScope): Promise<PhaseResult
     clusterName: cluster.name,
     managesEtcd: managesEtcd(scope),
   });
-  if (canonicalJson(desired) === canonicalJson(current)) return undefined;
+  if (canonicalJson(desired) === canonicalJson(current)) return;
   await workload.writeConfigMapData(cluster, KUBEADM_CONFIG_MAP, { [CLUSTER_CONFIGURATION_KEY]: toKubeadmYaml(desired) }, configMap.resourceVersion);
   scope.ctx.logger.info(`updated the kubeadm-config ConfigMap for Kubernetes ${scope.spec.version}`);
-  return undefined;
 }

@@ -4,8 +4,8 @@ import { CONTROL_PLANE_GROUP, CORE_GROUP } from '../common/well-known.js';
 import type { ReconcilerDefinition } from '../../engine/skeleton/types.js';
 import { deleteControlPlane } from './delete-phases.js';
 import { reconcileEtcdMembers } from './etcd-members.js';
-import { syncKubeadmConfigMap } from './kubeadm-config-map.js';
 import { syncKubeProxyImage } from './kube-proxy.js';
+import { updateControlPlane } from './update-control-plane.js';
 import {
   collectMachines,
   reconcileCertificates,
@@ -68,7 +68,7 @@ export const kubeadmControlPlaneReconciler: ReconcilerDefinition<KcpScope> = {
     { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'clusterLabel', on: ['REMOVE'] },
   ],
   createScope: createKcpScope,
-  phases: [resolveCluster, reconcileCertificates, reconcileKubeconfig, collectMachines, syncMachines, reconcileEtcdMembers, preTerminateHookPhase, remediateControlPlane, syncKubeadmConfigMap, reconcileReplicas, syncKubeProxyImage, reportConditions, reconcileCertificateExpiries],
+  phases: [resolveCluster, reconcileCertificates, reconcileKubeconfig, collectMachines, syncMachines, reconcileEtcdMembers, preTerminateHookPhase, remediateControlPlane, updateControlPlane, reconcileReplicas, syncKubeProxyImage, reportConditions, reconcileCertificateExpiries],
   deletePhases: [deleteControlPlane],
   computeStatus: (scope) =>
     kcpStatus({

@@ -4,11 +4,8 @@ import type { StoredObject } from '../../../../shared/contracts/object.js';
 import { TransientError } from '../../../../shared/errors/index.js';
 import { toKubeadmYaml } from '../../../../shared/kubeadm/index.js';
 import { WORKLOAD_CLUSTER_PORT } from '../../../../shared/ports/workload-cluster.js';
-import {
-  type ClusterConfigurationInput,
-  desiredClusterConfiguration,
-  syncKubeadmConfigMap,
-} from '../../../../functions/reconcile/kubeadm/controlplane/kubeadm-config-map.js';
+import { type ClusterConfigurationInput, desiredClusterConfiguration } from '../../../../functions/reconcile/kubeadm/controlplane/kubeadm-config-map.js';
+import { updateControlPlane } from '../../../../functions/reconcile/kubeadm/controlplane/update-control-plane.js';
 import type { MachineFacts } from '../../../../functions/reconcile/kubeadm/controlplane/machine-facts.js';
 import { createKcpScope } from '../../../../functions/reconcile/kubeadm/controlplane/scope.js';
 import { testContext } from '../../../support/reconcile-context.js';
@@ -129,11 +126,15 @@ function facts(upToDate: boolean[]): MachineFacts[] {
   return upToDate.map((u, i) => ({ name: `m${i}`, creationTimestamp: '', deleting: false, ready: true, upToDate: u, outdatedReasons: [], deleteAnnotated: false, hasNode: true }));
 }
 
-async function sync(c: { upToDate: boolean[]; data?: Record<string, string>; initialized?: boolean }) {
+async function sync(c: { upToDate: boolean[]; data?: Record<string, string>; initialized?: boolean; version?: string; refused?: boolean }) {
   const calls: string[] = [];
   const ctx = testContext();
   ctx.providers = {
     [WORKLOAD_CLUSTER_PORT]: workloadClusterStub({
+      applyObjects: async (_cluster, objects, { mode }) => {
+        calls.push(`${mode} ${objects.map((o) => `${o.kind} ${o.metadata.name}`).join(', ')}`);
+        return c.refused ? objects.map((o) => ({ object: { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name }, message: `${o.metadata.name}: 403 forbidden` })) : [];
+      },
       readConfigMap: async (_cluster, ref) => {
         calls.push(`read ${ref.namespace}/${ref.name}`);
         return c.data ? { data: c.data, resourceVersion: '7' } : undefined;
@@ -147,20 +148,27 @@ async function sync(c: { upToDate: boolean[]; data?: Record<string, string>; ini
     apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
     kind: 'KubeadmControlPlane',
     metadata: { name: 'cp', namespace: 'default' },
-    spec: { version: 'v1.32.0', replicas: 3, kubeadmConfigSpec: {} },
+    spec: { version: c.version ?? 'v1.32.0', replicas: 3, kubeadmConfigSpec: {} },
   });
   const scope = { ...createKcpScope(ctx, kcp), clusterName: 'c1', initialized: c.initialized ?? true, facts: facts(c.upToDate) };
-  const result = await syncKubeadmConfigMap(scope).catch((error: unknown) => error);
+  const result = await updateControlPlane(scope).catch((error: unknown) => error);
   return { calls, result };
 }
 
-describe('the kubeadm-config ConfigMap during a rollout', () => {
+const PERMISSIONS = 'CreateOnly ClusterRoleBinding kubeadm:cluster-admins, ClusterRoleBinding kubeadm:apiserver-kubelet-client';
+
+describe('the workload cluster made ready for a rollout’s next Machine (updateControlPlane)', () => {
   it.for([
-    ['no Machine needs a rollout: not read', { upToDate: [true, true] }, []],
-    ['not initialized: not read', { upToDate: [false], initialized: false }, []],
-    ['a rollout: written at the version read', { upToDate: [false, true], data: { ClusterConfiguration: toKubeadmYaml(V1BETA4) } }, ['read kube-system/kubeadm-config', 'write kube-system/kubeadm-config at 7: v1.32.0']],
-    ['already as it should be: not written', { upToDate: [false], data: { ClusterConfiguration: toKubeadmYaml({ ...V1BETA4, kubernetesVersion: 'v1.32.0' }) } }, ['read kube-system/kubeadm-config']],
-    ['no ConfigMap (a simulated cluster): nothing to update', { upToDate: [false] }, ['read kube-system/kubeadm-config']],
+    ['no Machine needs a rollout: nothing asked', { upToDate: [true, true] }, []],
+    ['not initialized: nothing asked', { upToDate: [false], initialized: false }, []],
+    [
+      'a rollout: kubeadm’s ClusterRoleBindings created when absent, kubeadm-config written at the version read',
+      { upToDate: [false, true], data: { ClusterConfiguration: toKubeadmYaml(V1BETA4) } },
+      [PERMISSIONS, 'read kube-system/kubeadm-config', 'write kube-system/kubeadm-config at 7: v1.32.0'],
+    ],
+    ['to v1.38: kubeadm upgrade has nothing more to add', { upToDate: [false], version: 'v1.38.0', data: { ClusterConfiguration: toKubeadmYaml(V1BETA4) } }, ['read kube-system/kubeadm-config', 'write kube-system/kubeadm-config at 7: v1.38.0']],
+    ['already as it should be: not written', { upToDate: [false], data: { ClusterConfiguration: toKubeadmYaml({ ...V1BETA4, kubernetesVersion: 'v1.32.0' }) } }, [PERMISSIONS, 'read kube-system/kubeadm-config']],
+    ['no ConfigMap (a simulated cluster): nothing to update', { upToDate: [false] }, [PERMISSIONS, 'read kube-system/kubeadm-config']],
   ] as const)('%s', async ([, c, calls]) => {
     const outcome = await sync({ ...c, upToDate: [...c.upToDate] });
     expect(outcome.calls).toEqual(calls);
@@ -175,6 +183,13 @@ describe('the kubeadm-config ConfigMap during a rollout', () => {
     const outcome = await sync({ upToDate: [false], data: { ...data } });
     expect(outcome.result).toBeInstanceOf(TransientError);
     expect(String(outcome.result)).toMatch(message);
-    expect(outcome.calls).toEqual(['read kube-system/kubeadm-config']);
+    expect(outcome.calls).toEqual([PERMISSIONS, 'read kube-system/kubeadm-config']);
+  });
+
+  it('ClusterRoleBindings the workload cluster refuses: a transient error, kubeadm-config not touched', async () => {
+    const outcome = await sync({ upToDate: [false], refused: true, data: { ClusterConfiguration: toKubeadmYaml(V1BETA4) } });
+    expect(outcome.result).toBeInstanceOf(TransientError);
+    expect(String(outcome.result)).toMatch(/kubeadm:cluster-admins: 403 forbidden/);
+    expect(outcome.calls).toEqual([PERMISSIONS]);
   });
 });

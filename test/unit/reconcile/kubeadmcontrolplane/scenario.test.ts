@@ -190,7 +190,7 @@ describe('KubeadmControlPlane scenario (converge harness, in-memory provider)', 
     expect(members?.map((m) => m.name).sort()).toEqual(machines.map((m) => stringAt(m, 'status', 'nodeRef', 'name')).sort());
   });
 
-  it('in a version rollout, updates the workload cluster’s kubeadm-config before the first new Machine joins', async () => {
+  it('in a version rollout, updates the workload cluster’s kubeadm-config and kubeadm’s ClusterRoleBindings before the first new Machine joins', async () => {
     const { store, run, workload } = await setup(3);
     expect((await run()).errors).toEqual([]);
     const c1 = { namespace: NS, name: 'c1' };
@@ -211,6 +211,8 @@ describe('KubeadmControlPlane scenario (converge harness, in-memory provider)', 
     expect(violations).toEqual([]);
     const after = parse((await workload.readConfigMap(c1, ref))?.data.ClusterConfiguration ?? '');
     expect(after).toMatchObject({ kubernetesVersion: 'v1.32.0', networking: { serviceSubnet: '10.96.0.0/12' }, featureGates: { ControlPlaneKubeletLocalMode: true } });
+    const bindings = workload.objects.objectsOf(c1).filter((o) => o.kind === 'ClusterRoleBinding');
+    expect(bindings.map((b) => b.metadata.name).sort()).toEqual(['kubeadm:apiserver-kubelet-client', 'kubeadm:cluster-admins']);
   });
 
   it('once a version rollout is done, re-tags the workload cluster’s kube-proxy with the new version', async () => {
