@@ -9,7 +9,8 @@
  * Like Cluster API it waits while a Machine has no Node yet (the unexpected member may be that
  * Machine's, not yet named after it), removes one member per run (sorted by name) and looks again
  * a second later. etcd is asked through the first Machine's Node whose etcd Pod answers; when none
- * does (etcd is external, or the workload cluster is down), there is nothing to do now. Like
+ * does (etcd is external, or the workload cluster is down or refuses capless), there is nothing to
+ * do now: the next reconcile looks again. Like
  * Cluster API's targetEtcdClusterHealthy, a member is removed only when the members left keep a
  * quorum of answering members (each asked for its status through its Machine's Node; a member no
  * Machine owns counts as not answering): removing a member that still runs must not leave a
@@ -18,7 +19,7 @@
 
 import { isDeleting } from '../../../../shared/contracts/object.js';
 import { TransientError } from '../../../../shared/errors/index.js';
-import { type EtcdMember, type EtcdNode, type WorkloadClusterRef, WorkloadClusterUnavailableError } from '../../../../shared/ports/workload-cluster.js';
+import { type EtcdMember, type EtcdNode, isWorkloadClusterError, type WorkloadClusterRef, WorkloadClusterUnavailableError } from '../../../../shared/ports/workload-cluster.js';
 import { workloadClusterOf } from '../../engine/providers/workload-cluster-port.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { managesEtcd, workloadClusterRefOf } from './etcd-leadership.js';
@@ -47,7 +48,7 @@ async function listThroughFirstAnswering(scope: KcpScope, nodes: readonly EtcdNo
       const members = await workload.listEtcdMembers(cluster, through);
       if (members) return { through, members };
     } catch (error) {
-      if (!(error instanceof WorkloadClusterUnavailableError)) throw error;
+      if (!isWorkloadClusterError(error)) throw error;
       scope.ctx.logger.info(`etcd on Node ${through.name} does not answer: ${error.message}`);
     }
   }

@@ -8,7 +8,8 @@
  * DaemonSet's resourceVersion.
  *
  * Skipped with the control plane's `controlplane.cluster.x-k8s.io/skip-kube-proxy` annotation, and
- * when there is no such DaemonSet or container (a cluster without kube-proxy). An image pinned by
+ * when there is no such DaemonSet or container (a cluster without kube-proxy). A workload cluster
+ * that does not answer is looked at again on the next reconcile (Cluster API fails this one). An image pinned by
  * digest cannot be re-tagged: Cluster API fails the reconcile on it; capless logs it and goes on,
  * so the control plane's other work is not held by it.
  */
@@ -16,7 +17,7 @@
 import { stringAt } from '../../../../shared/contracts/json.js';
 import { withImageRepository, withImageTag } from '../../../../shared/contracts/container-image.js';
 import { isDeleting } from '../../../../shared/contracts/object.js';
-import type { PodControllerRef } from '../../../../shared/ports/workload-cluster.js';
+import { type ContainerImage, isWorkloadClusterError, type PodControllerRef } from '../../../../shared/ports/workload-cluster.js';
 import { workloadClusterOf } from '../../engine/providers/workload-cluster-port.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { addonSkips } from './annotations.js';
@@ -37,7 +38,14 @@ export async function syncKubeProxyImage(scope: KcpScope): Promise<PhaseResult |
   const cluster = workloadClusterRefOf(scope);
   if (!cluster || !scope.initialized || isDeleting(scope.object) || scope.plan?.type !== 'none' || addonSkips(scope.object).kubeProxy) return undefined;
   const workload = workloadClusterOf(scope.ctx);
-  const current = await workload.readContainerImage(cluster, KUBE_PROXY, KUBE_PROXY_CONTAINER);
+  let current: ContainerImage | undefined;
+  try {
+    current = await workload.readContainerImage(cluster, KUBE_PROXY, KUBE_PROXY_CONTAINER);
+  } catch (error) {
+    if (!isWorkloadClusterError(error)) throw error;
+    scope.ctx.logger.warn('kube-proxy not checked: the workload cluster does not answer', { error: error.message });
+    return undefined;
+  }
   if (!current) return undefined;
   const imageRepository = stringAt(scope.spec.kubeadmConfigSpec, 'clusterConfiguration', 'imageRepository') || undefined;
   const desired = kubeProxyImage(current.image, scope.spec.version, imageRepository);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TransientError } from '../../../../shared/errors/index.js';
 import type { StoredObject } from '../../../../shared/contracts/object.js';
-import { WORKLOAD_CLUSTER_PORT, WorkloadClusterUnavailableError } from '../../../../shared/ports/workload-cluster.js';
+import { WORKLOAD_CLUSTER_PORT, WorkloadClusterAccessDeniedError, WorkloadClusterUnavailableError } from '../../../../shared/ports/workload-cluster.js';
 import { reconcileEtcdMembers, unexpectedEtcdMembers } from '../../../../functions/reconcile/kubeadm/controlplane/etcd-members.js';
 import { createKcpScope } from '../../../../functions/reconcile/kubeadm/controlplane/scope.js';
 import { testContext } from '../../../support/reconcile-context.js';
@@ -39,6 +39,7 @@ interface Case {
   initialized?: boolean;
   noEtcdOn?: readonly string[];
   downOn?: readonly string[];
+  denied?: boolean;
 }
 
 async function run(c: Case) {
@@ -49,6 +50,7 @@ async function run(c: Case) {
       listEtcdMembers: async (_cluster, node) => {
         calls.push(`list through ${node.name}`);
         if (c.downOn?.includes(node.name)) throw new WorkloadClusterUnavailableError('ConnectionDown', `etcd on ${node.name} does not answer`);
+        if (c.denied) throw new WorkloadClusterAccessDeniedError(403, `listing etcd members through ${node.name}: forbidden`);
         if (c.noEtcdOn?.includes(node.name)) return undefined;
         return c.members.map((name, i) => ({ id: String(100 + i), name }));
       },
@@ -109,6 +111,7 @@ describe('etcd members no Machine owns (reconcileEtcdMembers)', () => {
       1,
     ],
     ['no Node runs an etcd Pod: nothing to do', { machines: three, members: ['node-old'], noEtcdOn: ['node-a', 'node-b', 'node-c'] }, ['list through node-a', 'list through node-b', 'list through node-c'], undefined],
+    ['the workload cluster refuses capless: nothing to do now', { machines: three, members: ['node-old'], denied: true }, ['list through node-a', 'list through node-b', 'list through node-c'], undefined],
     ['external etcd: etcd not asked', { machines: three, members: ['node-old'], external: true }, [], undefined],
     ['not initialized yet: etcd not asked', { machines: three, members: ['node-old'], initialized: false }, [], undefined],
     ['no Machines: etcd not asked', { machines: [], members: ['node-old'] }, [], undefined],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WORKLOAD_CLUSTER_PORT } from '../../../../shared/ports/workload-cluster.js';
+import { WORKLOAD_CLUSTER_PORT, WorkloadClusterUnavailableError } from '../../../../shared/ports/workload-cluster.js';
 import { syncKubeProxyImage } from '../../../../functions/reconcile/kubeadm/controlplane/kube-proxy.js';
 import type { ControlPlanePlan } from '../../../../functions/reconcile/kubeadm/controlplane/plan.js';
 import { createKcpScope } from '../../../../functions/reconcile/kubeadm/controlplane/scope.js';
@@ -12,6 +12,7 @@ interface Case {
   skip?: boolean;
   imageRepository?: string;
   initialized?: boolean;
+  down?: boolean;
 }
 
 async function sync(c: Case): Promise<string[]> {
@@ -21,6 +22,7 @@ async function sync(c: Case): Promise<string[]> {
     [WORKLOAD_CLUSTER_PORT]: workloadClusterStub({
       readContainerImage: async (_cluster, controller, container) => {
         calls.push(`read ${controller.kind} ${controller.namespace}/${controller.name} ${container}`);
+        if (c.down) throw new WorkloadClusterUnavailableError('ConnectionDown', 'connect ECONNREFUSED');
         return c.image ? { image: c.image, resourceVersion: '5' } : undefined;
       },
       setContainerImage: async (_cluster, _controller, _container, image, rv) => {
@@ -35,7 +37,7 @@ async function sync(c: Case): Promise<string[]> {
     spec: { version: 'v1.32.0', replicas: 3, kubeadmConfigSpec: c.imageRepository ? { clusterConfiguration: { imageRepository: c.imageRepository } } : {} },
   });
   const scope = { ...createKcpScope(ctx, kcp), clusterName: 'c1', initialized: c.initialized ?? true, plan: c.plan ?? { type: 'none' } };
-  await syncKubeProxyImage(scope);
+  expect(await syncKubeProxyImage(scope)).toBeUndefined();
   return calls;
 }
 
@@ -48,6 +50,7 @@ describe('kube-proxy following the control plane (UpdateKubeProxyImageInfo)', ()
     ['the spec’s imageRepository: moved there too', { image: 'registry.k8s.io/kube-proxy:v1.31.2', imageRepository: 'mirror.example.com/k8s' }, [READ, 'set mirror.example.com/k8s/kube-proxy:v1.32.0 at 5']],
     ['pinned by digest: left as it is', { image: 'registry.k8s.io/kube-proxy@sha256:0123' }, [READ]],
     ['no kube-proxy DaemonSet: nothing to do', {}, [READ]],
+    ['the workload cluster does not answer: looked at again next time, the reconcile goes on', { image: 'registry.k8s.io/kube-proxy:v1.31.2', down: true }, [READ]],
     ['a rollout under way: not yet', { image: 'registry.k8s.io/kube-proxy:v1.31.2', plan: { type: 'scaleUp', init: false, rollout: true } }, []],
     ['the skip-kube-proxy annotation: not asked', { image: 'registry.k8s.io/kube-proxy:v1.31.2', skip: true }, []],
     ['not initialized: not asked', { image: 'registry.k8s.io/kube-proxy:v1.31.2', initialized: false }, []],
