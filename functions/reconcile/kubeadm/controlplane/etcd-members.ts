@@ -12,17 +12,16 @@
  * does (etcd is external, or the workload cluster is down or refuses capless), there is nothing to
  * do now: the next reconcile looks again. Like
  * Cluster API's targetEtcdClusterHealthy, a member is removed only when the members left keep a
- * quorum of answering members (each asked for its status through its Machine's Node; a member no
- * Machine owns counts as not answering): removing a member that still runs must not leave a
- * five-member etcd with three alive at four with two.
+ * quorum of answering members (etcd-quorum.ts).
  */
 
 import { isDeleting } from '../../../../shared/contracts/object.js';
 import { TransientError } from '../../../../shared/errors/index.js';
-import { type EtcdMember, type EtcdNode, isWorkloadClusterError, type WorkloadClusterRef, WorkloadClusterUnavailableError } from '../../../../shared/ports/workload-cluster.js';
+import { type EtcdMember, type EtcdNode, isWorkloadClusterError } from '../../../../shared/ports/workload-cluster.js';
 import { workloadClusterOf } from '../../engine/providers/workload-cluster-port.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { managesEtcd, workloadClusterRefOf } from './etcd-leadership.js';
+import { keepsQuorum } from './etcd-quorum.js';
 import { machineNode } from './machine-facts.js';
 import type { KcpScope } from './scope.js';
 
@@ -53,22 +52,6 @@ async function listThroughFirstAnswering(scope: KcpScope, nodes: readonly EtcdNo
     }
   }
   return undefined;
-}
-
-/** Whether the members left after `leaving` goes keep a quorum of members that answer through their Machine's Node. */
-async function keepsQuorum(scope: KcpScope, cluster: WorkloadClusterRef, members: readonly EtcdMember[], leaving: EtcdMember): Promise<boolean> {
-  const left = members.filter((member) => member.id !== leaving.id);
-  const workload = workloadClusterOf(scope.ctx);
-  let answering = 0;
-  for (const node of scope.machines.flatMap((m) => machineNode(m) ?? [])) {
-    if (!left.some((member) => member.name === node.name)) continue;
-    const status = await workload.etcdStatus(cluster, node).catch((error: unknown) => {
-      if (error instanceof WorkloadClusterUnavailableError) return undefined;
-      throw error;
-    });
-    if (status && left.some((member) => member.id === status.memberId)) answering += 1;
-  }
-  return answering >= Math.floor(left.length / 2) + 1;
 }
 
 export async function reconcileEtcdMembers(scope: KcpScope): Promise<PhaseResult | undefined> {

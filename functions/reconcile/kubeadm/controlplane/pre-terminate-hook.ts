@@ -10,8 +10,10 @@
  * It waits (looking again in 30 s, and woken when the Machine reaches the hook): while another
  * deleting Machine has no hook left, for Kubernetes v1.31 and later while the Machine has other
  * pre-terminate hooks (so its kubelet still works for them), and until the Machine controller
- * waits on the hook. The last control-plane Machine, an external etcd, or a Machine whose Node
- * never registered has no member to remove. A deleted control plane takes every hook off first
+ * waits on the hook, and while removing the member would cost etcd its quorum (etcd-quorum.ts).
+ * Before the member goes, etcd's leadership is moved off it (etcd-leadership.ts). The last
+ * control-plane Machine, an external etcd, or a Machine whose Node never registered has no member
+ * to remove. A deleted control plane takes every hook off first
  * (delete-phases.ts): its whole etcd goes.
  */
 
@@ -24,6 +26,7 @@ import { PRE_TERMINATE_HOOK_PREFIX, REASON_WAITING_FOR_PRE_TERMINATE_HOOK } from
 import { workloadClusterOf } from '../../engine/providers/workload-cluster-port.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { forwardEtcdLeadership, managesEtcd, otherEtcdNodes, workloadClusterRefOf } from './etcd-leadership.js';
+import { keepsQuorum } from './etcd-quorum.js';
 import type { KcpScope } from './scope.js';
 
 export const KCP_PRE_TERMINATE_HOOK = `${PRE_TERMINATE_HOOK_PREFIX}/kcp-cleanup`;
@@ -69,8 +72,9 @@ async function takeHookOff(scope: KcpScope, machine: StoredObject): Promise<void
 
 /**
  * Removes the deleting Machine's etcd member through the first other control-plane Node whose
- * etcd Pod answers (Cluster API's client generator tries them in turn); false when there is no
- * other Node to ask. When none of them runs an etcd Pod, etcd is not kubeadm's stacked one.
+ * etcd Pod answers (Cluster API's client generator tries them in turn), once the members left keep
+ * a quorum (etcd-quorum.ts); false when it must wait: no other Node to ask, or a quorum at stake.
+ * When none of them runs an etcd Pod, etcd is not kubeadm's stacked one.
  */
 async function removeMember(scope: KcpScope, cluster: WorkloadClusterRef, machine: StoredObject, nodeName: string): Promise<boolean> {
   const candidates = otherEtcdNodes(scope, machine);
@@ -80,8 +84,16 @@ async function removeMember(scope: KcpScope, cluster: WorkloadClusterRef, machin
     const members = await workload.listEtcdMembers(cluster, through);
     if (!members) continue;
     const member = members.find((m) => m.name === nodeName);
-    if (member) await workload.removeEtcdMember(cluster, through, member.id);
-    scope.ctx.logger.info(member ? `removed etcd member ${member.id} of Machine ${machine.metadata.name}` : `no etcd member of Machine ${machine.metadata.name}`);
+    if (!member) {
+      scope.ctx.logger.info(`no etcd member of Machine ${machine.metadata.name}`);
+      return true;
+    }
+    if (!(await keepsQuorum(scope, cluster, members, member))) {
+      scope.ctx.logger.info(`Cannot delete control plane Machine ${machine.metadata.name}, the operation can lead to etcd quorum loss. Please check the etcd status`);
+      return false;
+    }
+    await workload.removeEtcdMember(cluster, through, member.id);
+    scope.ctx.logger.info(`removed etcd member ${member.id} of Machine ${machine.metadata.name}`);
     return true;
   }
   scope.ctx.logger.info(`no control-plane Node runs an etcd Pod: no member of Machine ${machine.metadata.name} to remove`);
