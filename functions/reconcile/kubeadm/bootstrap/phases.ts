@@ -8,6 +8,7 @@ import {
   isComplete,
   lookupClusterCertificates,
   missingPurposes,
+  usesExternalEtcd,
 } from '../common/cluster-certificates.js';
 import { CLUSTER_SECRET_TYPE, CORE_GROUP, WAIT_FOR_INIT_SECONDS } from '../common/well-known.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
@@ -177,15 +178,17 @@ async function renderForRole(scope: KubeadmConfigScope, r: Resolved): Promise<Ph
   const { store } = scope.ctx;
   const ref = { namespace: r.cluster.metadata.namespace, clusterName: r.clusterName };
   const managedByControlPlane = recordAt(r.cluster, 'spec', 'controlPlaneRef') !== undefined;
-  let certificates = await lookupClusterCertificates(store, ref);
-  if (r.role === 'init' && !managedByControlPlane && !isComplete(certificates)) {
+  const externalEtcd = r.role !== 'worker' && usesExternalEtcd(scope.object.spec);
+  let certificates = await lookupClusterCertificates(store, ref, externalEtcd);
+  if (r.role === 'init' && !managedByControlPlane && !isComplete(certificates, externalEtcd)) {
     certificates = await ensureClusterCertificates(store, {
       ...ref,
       owner: ownerReferenceTo(r.cluster),
       generate: () => generateCertificates(r.clusterName, scope.object.spec, scope.ctx.clock.now()),
+      externalEtcd,
     });
   }
-  const needed = r.role === 'worker' ? (certificates.ca ? [] : ['ca']) : missingPurposes(certificates);
+  const needed = r.role === 'worker' ? (certificates.ca ? [] : ['ca']) : missingPurposes(certificates, externalEtcd);
   if (needed.length > 0) {
     return waiting(scope, 'WaitingForCertificates', `cluster certificates missing: ${needed.join(', ')}`, WAIT_FOR_CERTIFICATES_SECONDS);
   }

@@ -16,7 +16,7 @@ import {
   renderInitDocuments,
   renderJoinDocument,
 } from '../../../../shared/kubeadm/index.js';
-import type { ClusterCertificates } from '../common/cluster-certificates.js';
+import { API_SERVER_ETCD_CLIENT, type FoundCertificates } from '../common/cluster-certificates.js';
 import type { Endpoint } from '../common/cluster-readiness.js';
 import { encodeSecretValue } from '../common/secret-data.js';
 import type { BootstrapRole } from './role.js';
@@ -31,8 +31,11 @@ export interface RenderRequest {
   spec: Record<string, unknown>;
   /** Cluster.spec.clusterNetwork, if any. */
   clusterNetwork?: KubeadmClusterInput['clusterNetwork'];
-  /** All four pairs for init and control-plane joins; only `ca` for workers. */
-  certificates?: Partial<ClusterCertificates>;
+  /**
+   * All four pairs for init and control-plane joins (with an external etcd: its CA a certificate
+   * only, and the API server's client pair for it); only `ca` for workers.
+   */
+  certificates?: FoundCertificates;
   /** Joins only. */
   token?: string;
 }
@@ -74,10 +77,26 @@ function commonInput(spec: KubeadmConfigSpec): CommonCloudConfigInput {
   };
 }
 
-function certificateData(certificates: Partial<ClusterCertificates> | undefined) {
-  return Object.fromEntries(
-    Object.entries(certificates ?? {}).map(([purpose, pair]) => [purpose, { 'tls.crt': pair.cert, 'tls.key': pair.key }]),
-  );
+function tlsData(pair: { cert: string; key: string }) {
+  return { 'tls.crt': pair.cert, 'tls.key': pair.key };
+}
+
+/**
+ * The certificate files' input: the cluster's pairs by purpose and, with an external etcd, where
+ * its CA and the API server's client pair go (Cluster API writes them at the spec's caFile,
+ * certFile and keyFile).
+ */
+function certificateFilesInput(spec: KubeadmConfigSpec, certificates: FoundCertificates | undefined) {
+  const { [API_SERVER_ETCD_CLIENT]: apiServerEtcdClient, ...generated } = certificates ?? {};
+  const data = Object.fromEntries(Object.entries(generated).map(([purpose, pair]) => [purpose, tlsData(pair)]));
+  const certificatesDir = spec.clusterConfiguration?.certificatesDir;
+  const external = spec.clusterConfiguration?.etcd?.external;
+  return {
+    data,
+    ...(certificatesDir ? { certificatesDir } : {}),
+    ...(external ? { externalEtcd: { caFile: external.caFile, certFile: external.certFile, keyFile: external.keyFile } } : {}),
+    ...(external && apiServerEtcdClient ? { apiServerEtcdClient: tlsData(apiServerEtcdClient) } : {}),
+  };
 }
 
 export function cloudConfigInput(request: RenderRequest): CloudConfigInput {
@@ -88,8 +107,7 @@ export function cloudConfigInput(request: RenderRequest): CloudConfigInput {
     ...(request.clusterNetwork ? { clusterNetwork: request.clusterNetwork } : {}),
   };
   const common = commonInput(spec);
-  const certificatesDir = spec.clusterConfiguration?.certificatesDir;
-  const certificates = { data: certificateData(request.certificates), ...(certificatesDir ? { certificatesDir } : {}) };
+  const certificates = certificateFilesInput(spec, request.certificates);
   if (request.role === 'init') {
     const docs = renderInitDocuments({ spec, cluster, kubernetesVersion: request.version });
     return { ...common, role: 'init', kubeadmDocuments: docs, certificates };

@@ -40,10 +40,15 @@ function nonEmptyRecord(value: unknown): boolean {
   return isRecord(value) && Object.keys(value).length > 0;
 }
 
-/** joinConfiguration set, initConfiguration and clusterConfiguration empty. */
+/**
+ * joinConfiguration set, initConfiguration empty, and either clusterConfiguration empty or
+ * joinConfiguration.controlPlane set: a KubeadmControlPlane's joining Machine keeps its cluster
+ * configuration (to tell an external etcd) and is still never the one to init.
+ */
 export function isJoinOnly(config: KubeObject): boolean {
   const has = (field: string) => nonEmptyRecord(recordAt(config, 'spec', field));
-  return has('joinConfiguration') && !has('initConfiguration') && !has('clusterConfiguration');
+  const controlPlaneJoin = isRecord(recordAt(config, 'spec', 'joinConfiguration')?.controlPlane);
+  return has('joinConfiguration') && !has('initConfiguration') && (!has('clusterConfiguration') || controlPlaneJoin);
 }
 
 export function controlPlaneInitialized(cluster: KubeObject): boolean {

@@ -71,21 +71,18 @@ export function withDefaultFeatureGates(clusterConfiguration: Record<string, unk
 }
 
 /**
- * kubeadmConfigSpec for one machine: init keeps init+cluster configuration (with the default
- * feature gates, which kubeadm init stores in the cluster for every later join), joins get
- * joinConfiguration.controlPlane.
+ * kubeadmConfigSpec for one machine (Cluster API's ComputeDesiredKubeadmConfig): init keeps init
+ * and cluster configuration (with the default feature gates, which kubeadm init stores in the
+ * cluster for every later join); joins get joinConfiguration.controlPlane and keep the cluster
+ * configuration too, which kubeadm join does not read but the bootstrap needs to tell an external
+ * etcd (its certificates go on the joining Node).
  */
 export function kubeadmConfigSpecFor(kubeadmConfigSpec: Record<string, unknown>, init: boolean, kubernetesVersion: string): Record<string, unknown> {
   const { initConfiguration, clusterConfiguration, joinConfiguration, ...rest } = clone(kubeadmConfigSpec);
-  if (init) {
-    return {
-      ...rest,
-      clusterConfiguration: withDefaultFeatureGates(isRecord(clusterConfiguration) ? clusterConfiguration : {}, kubernetesVersion),
-      initConfiguration: isRecord(initConfiguration) ? initConfiguration : {},
-    };
-  }
+  const cluster = withDefaultFeatureGates(isRecord(clusterConfiguration) ? clusterConfiguration : {}, kubernetesVersion);
+  if (init) return { ...rest, clusterConfiguration: cluster, initConfiguration: isRecord(initConfiguration) ? initConfiguration : {} };
   const join = isRecord(joinConfiguration) ? joinConfiguration : {};
-  return { ...rest, joinConfiguration: { ...join, controlPlane: isRecord(join.controlPlane) ? join.controlPlane : {} } };
+  return { ...rest, clusterConfiguration: cluster, joinConfiguration: { ...join, controlPlane: isRecord(join.controlPlane) ? join.controlPlane : {} } };
 }
 
 export function buildKubeadmConfig(input: NewMachineInput): KubeObject {

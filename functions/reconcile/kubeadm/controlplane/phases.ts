@@ -22,6 +22,7 @@ import {
   ensureClusterCertificates,
   lookupClusterCertificates,
   missingPurposes,
+  usesExternalEtcd,
 } from '../common/cluster-certificates.js';
 import { clusterReadiness } from '../common/cluster-readiness.js';
 import { encodeSecretValue } from '../common/secret-data.js';
@@ -77,14 +78,16 @@ export async function reconcileCertificates(scope: KcpScope): Promise<PhaseResul
   const { clusterName } = scope;
   if (!clusterName) return STOP;
   const ref = { namespace: scope.object.metadata.namespace, clusterName };
+  const externalEtcd = usesExternalEtcd(scope.spec.kubeadmConfigSpec);
   const certificates = scope.initialized
-    ? await lookupClusterCertificates(scope.ctx.store, ref)
+    ? await lookupClusterCertificates(scope.ctx.store, ref, externalEtcd)
     : await ensureClusterCertificates(scope.ctx.store, {
         ...ref,
         owner: ownerReferenceTo(scope.object),
         generate: () => generateCertificates(clusterName, scope.spec.kubeadmConfigSpec, scope.ctx.clock.now()),
+        externalEtcd,
       });
-  scope.missingCertificates = missingPurposes(certificates).map((p) => `${clusterName}-${p}`);
+  scope.missingCertificates = missingPurposes(certificates, externalEtcd).map((p) => `${clusterName}-${p}`);
   scope.ca = certificates.ca;
   return undefined;
 }

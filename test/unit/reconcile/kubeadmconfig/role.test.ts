@@ -24,6 +24,7 @@ describe('isJoinOnly', () => {
     { spec: { joinConfiguration: { controlPlane: {} } }, expected: true },
     { spec: { joinConfiguration: { controlPlane: {} }, initConfiguration: { a: 1 } }, expected: false },
     { spec: { joinConfiguration: { x: 1 }, clusterConfiguration: { a: 1 } }, expected: false },
+    { spec: { joinConfiguration: { controlPlane: {} }, clusterConfiguration: { etcd: { external: {} } } }, expected: true },
     { spec: { initConfiguration: {} }, expected: false },
   ])('$spec → $expected', ({ spec, expected }) => {
     expect(isJoinOnly({ apiVersion: 'v', kind: 'KubeadmConfig', metadata: meta, spec })).toBe(expected);

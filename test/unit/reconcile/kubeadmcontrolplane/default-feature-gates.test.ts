@@ -15,13 +15,16 @@ describe('Cluster API’s DefaultFeatureGates: ControlPlaneKubeletLocalMode from
     expect(withDefaultFeatureGates({ ...given }, version)).toEqual(expected);
   });
 
-  it('the first control-plane Machine’s config carries it (kubeadm init stores it in the cluster for every join); a joining one’s has no cluster configuration', () => {
+  it('the first control-plane Machine’s config carries it (kubeadm init stores it in the cluster for every join); a joining one’s keeps its cluster configuration, with it', () => {
     const spec = { clusterConfiguration: { apiServer: { certSANs: ['cp.example.com'] } }, joinConfiguration: {} };
     expect(kubeadmConfigSpecFor(spec, true, 'v1.32.1')).toMatchObject({
       clusterConfiguration: { apiServer: { certSANs: ['cp.example.com'] }, featureGates: { ControlPlaneKubeletLocalMode: true } },
       initConfiguration: {},
     });
-    expect(kubeadmConfigSpecFor(spec, false, 'v1.32.1')).not.toHaveProperty('clusterConfiguration');
+    expect(kubeadmConfigSpecFor(spec, false, 'v1.32.1')).toEqual({
+      clusterConfiguration: { apiServer: { certSANs: ['cp.example.com'] }, featureGates: { ControlPlaneKubeletLocalMode: true } },
+      joinConfiguration: { controlPlane: {} },
+    });
     // The KubeadmControlPlane's own spec is not changed (its hash decides rollouts).
     expect(spec.clusterConfiguration).not.toHaveProperty('featureGates');
   });
