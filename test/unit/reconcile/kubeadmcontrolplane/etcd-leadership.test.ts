@@ -1,41 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredObject } from '../../../../shared/contracts/object.js';
 import { WORKLOAD_CLUSTER_PORT } from '../../../../shared/ports/workload-cluster.js';
 import { forwardEtcdLeadership, leadershipCandidates } from '../../../../functions/reconcile/kubeadm/controlplane/etcd-leadership.js';
 import type { MachineFacts } from '../../../../functions/reconcile/kubeadm/controlplane/machine-facts.js';
 import { createKcpScope } from '../../../../functions/reconcile/kubeadm/controlplane/scope.js';
+import { type ControlPlaneMachineShape, controlPlaneMachine } from '../../../support/control-plane-machine.js';
 import { testContext } from '../../../support/reconcile-context.js';
 import { workloadClusterStub } from '../../../support/workload-cluster-stub.js';
 
-interface Shape {
-  name: string;
-  created?: string;
-  deleting?: boolean;
-  node?: boolean;
-  healthy?: boolean;
-  upToDate?: boolean;
-}
-
-function machine(shape: Shape): StoredObject {
-  return {
-    apiVersion: 'cluster.x-k8s.io/v1beta2',
-    kind: 'Machine',
-    metadata: {
-      name: shape.name,
-      namespace: 'default',
-      uid: shape.name,
-      resourceVersion: '1',
-      generation: 1,
-      creationTimestamp: shape.created ?? '2026-01-01T00:00:00Z',
-      ...(shape.deleting ? { deletionTimestamp: '2026-01-02T00:00:00Z' } : {}),
-    },
-    spec: { clusterName: 'c1', providerID: `aws:///us-east-1a/i-${shape.name}` },
-    status: {
-      ...(shape.node === false ? {} : { nodeRef: { name: `node-${shape.name}` } }),
-      ...(shape.healthy === undefined ? {} : { conditions: [{ type: 'HealthCheckSucceeded', status: shape.healthy ? 'True' : 'False', reason: 'x', lastTransitionTime: '2026-01-01T00:00:00Z' }] }),
-    },
-  };
-}
+/** A Machine and whether it is up to date (the control plane's facts). */
+type Shape = ControlPlaneMachineShape & { upToDate?: boolean };
 
 function facts(shapes: readonly Shape[]): MachineFacts[] {
   return shapes.map((s) => ({ name: s.name, creationTimestamp: s.created ?? '', deleting: false, ready: true, upToDate: s.upToDate ?? true, outdatedReasons: [], deleteAnnotated: false, hasNode: true }));
@@ -50,8 +23,8 @@ describe('the Machines that may take etcd leadership (getCandidatesForEtcdLeader
     ['health before up to date', [{ name: 'a', healthy: true, upToDate: false }, { name: 'b', healthy: false }], ['node-a', 'node-b']],
     ['not the deleting ones, nor those without a Node', [{ name: 'a', deleting: true }, { name: 'b', node: false }, { name: 'c' }], ['node-c']],
   ] as const)('%s', ([, shapes, expected]) => {
-    const leaving = machine({ name: 'leaving' });
-    expect(leadershipCandidates([leaving, ...shapes.map(machine)], facts(shapes), leaving).map((n) => n.name)).toEqual(expected);
+    const leaving = controlPlaneMachine({ name: 'leaving' });
+    expect(leadershipCandidates([leaving, ...shapes.map(controlPlaneMachine)], facts(shapes), leaving).map((n) => n.name)).toEqual(expected);
   });
 });
 
@@ -89,8 +62,8 @@ async function forward(c: Case): Promise<string[]> {
     metadata: { name: 'cp', namespace: 'default' },
     spec: { version: 'v1.32.0', replicas: 3, kubeadmConfigSpec: c.external ? { clusterConfiguration: { etcd: { external: { endpoints: ['https://etcd:2379'] } } } } : {} },
   });
-  const leaving = machine({ name: 'a', node: c.node ?? true });
-  const machines = [leaving, machine({ name: 'b', created: '2026-01-01T00:00:00Z' }), machine({ name: 'c', created: '2026-01-02T00:00:00Z' })];
+  const leaving = controlPlaneMachine({ name: 'a', node: c.node ?? true });
+  const machines = [leaving, controlPlaneMachine({ name: 'b', created: '2026-01-01T00:00:00Z' }), controlPlaneMachine({ name: 'c', created: '2026-01-02T00:00:00Z' })];
   const scope = { ...createKcpScope(ctx, kcp), clusterName: 'c1', machines };
   await forwardEtcdLeadership(scope, leaving);
   return calls;

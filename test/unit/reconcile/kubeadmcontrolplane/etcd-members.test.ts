@@ -1,38 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { TransientError } from '../../../../shared/errors/index.js';
-import type { StoredObject } from '../../../../shared/contracts/object.js';
 import { WORKLOAD_CLUSTER_PORT, WorkloadClusterAccessDeniedError, WorkloadClusterUnavailableError } from '../../../../shared/ports/workload-cluster.js';
 import { reconcileEtcdMembers, unexpectedEtcdMembers } from '../../../../functions/reconcile/kubeadm/controlplane/etcd-members.js';
 import { createKcpScope } from '../../../../functions/reconcile/kubeadm/controlplane/scope.js';
+import { type ControlPlaneMachineShape, controlPlaneMachine } from '../../../support/control-plane-machine.js';
 import { testContext } from '../../../support/reconcile-context.js';
 import { workloadClusterStub } from '../../../support/workload-cluster-stub.js';
 
-interface Shape {
-  name: string;
-  deleting?: boolean;
-  node?: boolean;
-}
-
-function machine(shape: Shape): StoredObject {
-  return {
-    apiVersion: 'cluster.x-k8s.io/v1beta2',
-    kind: 'Machine',
-    metadata: {
-      name: shape.name,
-      namespace: 'default',
-      uid: shape.name,
-      resourceVersion: '1',
-      generation: 1,
-      creationTimestamp: '2026-01-01T00:00:00Z',
-      ...(shape.deleting ? { deletionTimestamp: '2026-01-02T00:00:00Z' } : {}),
-    },
-    spec: { clusterName: 'c1', providerID: `aws:///us-east-1a/i-${shape.name}` },
-    status: shape.node === false ? {} : { nodeRef: { name: `node-${shape.name}` } },
-  };
-}
 
 interface Case {
-  machines: readonly Shape[];
+  machines: readonly ControlPlaneMachineShape[];
   /** Member names (IDs 100, 101 … in order). */
   members: readonly string[];
   external?: boolean;
@@ -71,7 +48,7 @@ async function run(c: Case) {
     metadata: { name: 'cp', namespace: 'default' },
     spec: { version: 'v1.32.0', replicas: 3, kubeadmConfigSpec: c.external ? { clusterConfiguration: { etcd: { external: { endpoints: ['https://etcd:2379'] } } } } : {} },
   });
-  const scope = { ...createKcpScope(ctx, kcp), clusterName: 'c1', initialized: c.initialized ?? true, machines: c.machines.map(machine) };
+  const scope = { ...createKcpScope(ctx, kcp), clusterName: 'c1', initialized: c.initialized ?? true, machines: c.machines.map(controlPlaneMachine) };
   const result = await reconcileEtcdMembers(scope).catch((error: unknown) => error);
   return { calls, result };
 }
