@@ -17,11 +17,11 @@
 
 import { isDeleting } from '../../../../shared/contracts/object.js';
 import { TransientError } from '../../../../shared/errors/index.js';
-import { type EtcdMember, type EtcdNode, isWorkloadClusterError } from '../../../../shared/ports/workload-cluster.js';
+import type { EtcdMember } from '../../../../shared/ports/workload-cluster.js';
 import { workloadClusterOf } from '../../engine/providers/workload-cluster-port.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { managesEtcd, workloadClusterRefOf } from './etcd-leadership.js';
-import { keepsQuorum } from './etcd-quorum.js';
+import { keepsQuorum, listThroughFirstAnswering } from './etcd-quorum.js';
 import { machineNode } from './machine-facts.js';
 import type { KcpScope } from './scope.js';
 
@@ -31,27 +31,6 @@ export const ETCD_MEMBER_REMOVED_REQUEUE_SECONDS = 1;
 /** The members no expected Node name owns, in the order they are removed (by name, unnamed first). */
 export function unexpectedEtcdMembers(members: readonly EtcdMember[], nodeNames: ReadonlySet<string>): EtcdMember[] {
   return members.filter((member) => !nodeNames.has(member.name)).sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id));
-}
-
-interface Listed {
-  through: EtcdNode;
-  members: EtcdMember[];
-}
-
-async function listThroughFirstAnswering(scope: KcpScope, nodes: readonly EtcdNode[]): Promise<Listed | undefined> {
-  const cluster = workloadClusterRefOf(scope);
-  if (!cluster) return undefined;
-  const workload = workloadClusterOf(scope.ctx);
-  for (const through of nodes) {
-    try {
-      const members = await workload.listEtcdMembers(cluster, through);
-      if (members) return { through, members };
-    } catch (error) {
-      if (!isWorkloadClusterError(error)) throw error;
-      scope.ctx.logger.info(`etcd on Node ${through.name} does not answer: ${error.message}`);
-    }
-  }
-  return undefined;
 }
 
 export async function reconcileEtcdMembers(scope: KcpScope): Promise<PhaseResult | undefined> {

@@ -17,6 +17,7 @@ import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { CONDITION_NODE_HEALTHY } from '../../core/machine/status.js';
 import { CONDITION_HEALTH_CHECK_SUCCEEDED, CONDITION_OWNER_REMEDIATED } from '../../core/machinehealthcheck/well-known.js';
 import { forwardEtcdLeadership } from './etcd-leadership.js';
+import { remediationQuorumRisk } from './etcd-quorum.js';
 import { ANNOTATION_REMEDIATION_IN_PROGRESS, type RemediationInProgress, remediationInProgress } from './annotations.js';
 import { DEFAULT_MIN_HEALTHY_PERIOD_SECONDS, planRemediation, type RemediationCandidate, type RemediationPolicy } from './remediation-preflight.js';
 import type { KcpScope } from './scope.js';
@@ -84,6 +85,13 @@ export async function remediateControlPlane(scope: KcpScope): Promise<PhaseResul
   if (decision.type === 'none') return undefined;
   if (decision.type === 'blocked') {
     scope.remediationBlocked = decision.message;
+    return undefined;
+  }
+  // The Machines' health said etcd keeps its quorum; etcd itself is asked too (targetEtcdClusterHealthy).
+  const chosen = scope.machines.find((m) => m.metadata.name === decision.machine);
+  const quorumRisk = chosen && (await remediationQuorumRisk(scope, chosen));
+  if (quorumRisk) {
+    scope.remediationBlocked = quorumRisk;
     return undefined;
   }
   const record = JSON.stringify({ machine: decision.machine, timestamp: timestamp(scope.ctx.clock), retryCount: decision.retryCount });
