@@ -18,6 +18,7 @@ import { generateBootstrapToken } from '../../../../shared/pki/index.js';
 import { generateCertificates } from '../common/certificate-generation.js';
 import { type RenderRequest, renderBootstrapData } from './render.js';
 import { clusterReadiness } from '../common/cluster-readiness.js';
+import { resolveSpecSources } from './resolve-sources.js';
 import { controlPlaneInitialized, decideRole, isControlPlaneMachine, isJoinOnly } from './role.js';
 import type { KubeadmConfigScope } from './scope.js';
 import { dataSecretConditions, userDataSizeCondition } from './status.js';
@@ -201,7 +202,7 @@ async function renderForRole(scope: KubeadmConfigScope, r: Resolved): Promise<Ph
     clusterName: r.clusterName,
     endpoint: r.endpoint,
     version: stringAt(r.machine, 'spec', 'version') ?? '',
-    spec: scope.object.spec ?? {},
+    spec: await resolveSpecSources(store, r.cluster, scope.object.spec ?? {}),
     ...clusterNetworkOf(r.cluster),
     certificates: r.role === 'worker' ? { ca: certificates.ca } : certificates,
     ...(token ? { token } : {}),

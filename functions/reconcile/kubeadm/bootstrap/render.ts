@@ -60,7 +60,8 @@ export function parseKubeadmConfigSpec(spec: Record<string, unknown>): KubeadmCo
 
 function commonInput(spec: KubeadmConfigSpec): CommonCloudConfigInput {
   const files = (spec.files ?? []).map(({ contentFrom, contentFormat: _format, content, ...file }) => {
-    if (contentFrom) throw new TerminalError('UnsupportedField', `files[${file.path}].contentFrom is not supported yet`);
+    // resolve-sources.ts replaces contentFrom before rendering; one left here was never resolved.
+    if (contentFrom) throw new TerminalError('UnresolvedField', `files[${file.path}].contentFrom was not resolved`);
     return { ...file, content: content ?? '' };
   });
   const users = (spec.users ?? []).map(({ passwdFrom: _passwdFrom, ...user }) => user);
