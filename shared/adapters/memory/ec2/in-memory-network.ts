@@ -91,7 +91,7 @@ export class InMemoryEc2Network implements Ec2Network {
       this.subnets.values(),
       (s) => s.id,
       query,
-      (s, name) => ({ 'vpc-id': [s.vpcId], 'subnet-id': [s.id], 'availability-zone': [s.availabilityZone], 'cidr-block': [s.cidrBlock] })[name],
+      (s, name) => ({ 'vpc-id': [s.vpcId], 'subnet-id': [s.id], 'availability-zone': [s.availabilityZone], 'cidr-block': [s.cidrBlock], state: ['available'] })[name],
       'DescribeSubnets',
       'InvalidSubnetID.NotFound',
     ).map((s) => structuredClone(s));

@@ -2,21 +2,61 @@
 
 import { stringAt, valueAt } from '../../../../../shared/contracts/json.js';
 import { CloudApiError } from '../../../../../shared/errors/index.js';
+import type { Ec2Network, Filter } from '../../../../../shared/ports/ec2.js';
 import type { ClusterNetwork } from '../common/cluster-network.js';
 import type { AwsMachineScope } from './scope.js';
 
+/** CAPA's tag on the subnets of a VPC's secondary CIDR block, which instances are not launched into. */
+const SUBNET_ASSOCIATION_TAG = 'sigs.k8s.io/cluster-api-provider-aws/association';
+const SECONDARY_ASSOCIATION = 'secondary';
+
+function specFilters(s: AwsMachineScope): Filter[] {
+  const filters = valueAt(s.object, 'spec', 'subnet', 'filters');
+  if (!Array.isArray(filters)) return [];
+  return filters.flatMap((f) => {
+    const name = stringAt(f, 'name');
+    const values = valueAt(f, 'values');
+    return name && Array.isArray(values) ? [{ name, values: values.filter((v): v is string => typeof v === 'string') }] : [];
+  });
+}
+
+function describeCriteria(criteria: readonly Filter[]): string {
+  return criteria.map((f) => `${f.name}=${f.values.join(',')}`).join(' ');
+}
+
 /**
- * `spec.subnet.id`; else a private subnet in the Machine's failure domain (public with
- * `publicIP`); else the first private (or public) subnet.
+ * `spec.subnet.id` or `spec.subnet.filters`: asked of EC2 (subnets pending or available, matching
+ * them), then kept when in the Machine's failure domain, public when `publicIP` asks for it (among
+ * the cluster's), and not of a secondary CIDR block; the cluster's VPC first (CAPA's findSubnet).
  */
-export function chosenSubnet(s: AwsMachineScope, network: ClusterNetwork): string {
-  const explicit = stringAt(s.object, 'spec', 'subnet', 'id');
-  if (explicit) return explicit;
-  if (valueAt(s.object, 'spec', 'subnet', 'filters') !== undefined) {
-    throw new CloudApiError('DescribeSubnets', 'SubnetFiltersNotSupported', 'spec.subnet.filters is not supported by capless yet: name the subnet by id');
-  }
+async function subnetFromEc2(s: AwsMachineScope, network: ClusterNetwork, ec2: Pick<Ec2Network, 'describeSubnets'>, zone: string | undefined, wantPublic: boolean): Promise<string> {
+  const id = stringAt(s.object, 'spec', 'subnet', 'id');
+  const criteria: Filter[] = [{ name: 'state', values: ['pending', 'available'] }, ...(id ? [{ name: 'subnet-id', values: [id] }] : []), ...specFilters(s)];
+  const found = await ec2.describeSubnets({ filters: criteria });
+  const name = s.object.metadata.name;
+  if (found.length === 0) throw new CloudApiError('DescribeSubnets', 'SubnetNotFound', `failed to run machine "${name}", no subnets available matching criteria ${describeCriteria(criteria)}`);
+  const reasons: string[] = [];
+  const kept = found.filter((subnet) => {
+    if (zone && subnet.availabilityZone !== zone) reasons.push(` subnet "${subnet.id}" availability zone "${subnet.availabilityZone}" does not match failure domain "${zone}".`);
+    else if (wantPublic && !network.subnets.some((known) => known.id === subnet.id)) reasons.push(` unable to find subnet "${subnet.id}" among the AWSCluster subnets.`);
+    else if (wantPublic && !network.subnets.some((known) => known.id === subnet.id && known.isPublic)) reasons.push(` subnet "${subnet.id}" is a private subnet.`);
+    else if (subnet.tags[SUBNET_ASSOCIATION_TAG] === SECONDARY_ASSOCIATION) reasons.push(` subnet "${subnet.id}" belongs to a secondary CIDR block which won't be used to create instances.`);
+    else return true;
+    return false;
+  });
+  const [chosen] = [...kept].sort((a, b) => Number(b.vpcId === network.vpcId) - Number(a.vpcId === network.vpcId));
+  if (!chosen) throw new CloudApiError('DescribeSubnets', 'SubnetNotFound', `failed to run machine "${name}", found ${found.length} subnets matching criteria but post-filtering failed.${reasons.join('')}`);
+  return chosen.id;
+}
+
+/**
+ * `spec.subnet.id` or `spec.subnet.filters` (asked of EC2); else a private subnet in the Machine's
+ * failure domain (public with `publicIP`); else the first private (or public) subnet.
+ */
+export async function chosenSubnet(s: AwsMachineScope, network: ClusterNetwork, ec2: Pick<Ec2Network, 'describeSubnets'>): Promise<string> {
   const wantPublic = valueAt(s.object, 'spec', 'publicIP') === true;
   const zone = stringAt(s.machine, 'spec', 'failureDomain');
+  if (stringAt(s.object, 'spec', 'subnet', 'id') || valueAt(s.object, 'spec', 'subnet', 'filters') !== undefined) return subnetFromEc2(s, network, ec2, zone, wantPublic);
   const candidates = network.subnets.filter((subnet) => subnet.isPublic === wantPublic);
   const inZone = zone ? candidates.filter((subnet) => subnet.availabilityZone === zone) : candidates;
   const [subnet] = [...inZone].sort((a, b) => a.availabilityZone.localeCompare(b.availabilityZone));
