@@ -11,7 +11,7 @@ import { booleanAt, numberAt, recordAt, stringAt, stringEntriesOf } from '../../
 import type { StoredObject } from '../../../../../shared/contracts/object.js';
 import { instanceTags, type Tags, userDataSecretTags } from '../../../../../shared/contracts/providers/aws/aws-tags.js';
 import { CloudApiError } from '../../../../../shared/errors/index.js';
-import type { Ec2Instances, Ec2Network, Instance, RunInstanceRequest } from '../../../../../shared/ports/ec2.js';
+import type { Ec2Instances, Ec2Network, Ec2SecurityGroups, Instance, RunInstanceRequest } from '../../../../../shared/ports/ec2.js';
 import { updateFresh } from '../../../engine/references/update-fresh.js';
 import { awsProviderID, type ClusterNetwork, readClusterNetwork } from '../common/cluster-network.js';
 import { findImage } from './image-lookup.js';
@@ -59,7 +59,7 @@ export async function recordInstance(s: AwsMachineScope, instance: Instance): Pr
   );
 }
 
-export async function launchInstance(s: AwsMachineScope, ec2: Ec2Instances & Pick<Ec2Network, 'describeSubnets'>, clusterName: string): Promise<Instance> {
+export async function launchInstance(s: AwsMachineScope, ec2: Ec2Instances & Pick<Ec2Network, 'describeSubnets'> & Pick<Ec2SecurityGroups, 'describeSecurityGroups'>, clusterName: string): Promise<Instance> {
   const network: ClusterNetwork | undefined = readClusterNetwork(s.awsCluster);
   if (!network) throw new CloudApiError('RunInstances', 'NetworkNotReady', 'the AWSCluster has not recorded its network yet');
   const region = s.region ?? '';
@@ -67,6 +67,7 @@ export async function launchInstance(s: AwsMachineScope, ec2: Ec2Instances & Pic
   const image = await findImage(s, ec2);
   const volumes = await launchVolumes(s.object.spec, ec2, image);
   const subnetId = await chosenSubnet(s, network, ec2);
+  const securityGroupIds = await coreSecurityGroups(s, network, ec2);
   const plan = planUserData({
     bootstrapData: await bootstrapData(s),
     uid: s.object.metadata.uid,
@@ -90,7 +91,7 @@ export async function launchInstance(s: AwsMachineScope, ec2: Ec2Instances & Pic
     imageId: image.id,
     instanceType: stringAt(s.object, 'spec', 'instanceType') ?? '',
     subnetId,
-    securityGroupIds: coreSecurityGroups(s, network),
+    securityGroupIds,
     userData: plan.userData,
     tags,
     ...optionalLaunchFields(s),

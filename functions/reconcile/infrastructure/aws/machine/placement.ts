@@ -2,7 +2,7 @@
 
 import { stringAt, valueAt } from '../../../../../shared/contracts/json.js';
 import { CloudApiError } from '../../../../../shared/errors/index.js';
-import type { Ec2Network, Filter } from '../../../../../shared/ports/ec2.js';
+import type { Ec2Network, Ec2SecurityGroups, Filter } from '../../../../../shared/ports/ec2.js';
 import type { ClusterNetwork } from '../common/cluster-network.js';
 import type { AwsMachineScope } from './scope.js';
 
@@ -10,8 +10,8 @@ import type { AwsMachineScope } from './scope.js';
 const SUBNET_ASSOCIATION_TAG = 'sigs.k8s.io/cluster-api-provider-aws/association';
 const SECONDARY_ASSOCIATION = 'secondary';
 
-function specFilters(s: AwsMachineScope): Filter[] {
-  const filters = valueAt(s.object, 'spec', 'subnet', 'filters');
+/** CAPA's AWSResourceReference filters (`[{ name, values }]`) as EC2 filters. */
+function awsFilters(filters: unknown): Filter[] {
   if (!Array.isArray(filters)) return [];
   return filters.flatMap((f) => {
     const name = stringAt(f, 'name');
@@ -31,7 +31,7 @@ function describeCriteria(criteria: readonly Filter[]): string {
  */
 async function subnetFromEc2(s: AwsMachineScope, network: ClusterNetwork, ec2: Pick<Ec2Network, 'describeSubnets'>, zone: string | undefined, wantPublic: boolean): Promise<string> {
   const id = stringAt(s.object, 'spec', 'subnet', 'id');
-  const criteria: Filter[] = [{ name: 'state', values: ['pending', 'available'] }, ...(id ? [{ name: 'subnet-id', values: [id] }] : []), ...specFilters(s)];
+  const criteria: Filter[] = [{ name: 'state', values: ['pending', 'available'] }, ...(id ? [{ name: 'subnet-id', values: [id] }] : []), ...awsFilters(valueAt(s.object, 'spec', 'subnet', 'filters'))];
   const found = await ec2.describeSubnets({ filters: criteria });
   const name = s.object.metadata.name;
   if (found.length === 0) throw new CloudApiError('DescribeSubnets', 'SubnetNotFound', `failed to run machine "${name}", no subnets available matching criteria ${describeCriteria(criteria)}`);
@@ -72,13 +72,24 @@ export function roleSecurityGroups(s: AwsMachineScope, network: ClusterNetwork):
   return roles.flatMap((role) => (network.securityGroups[role] ? [network.securityGroups[role]] : []));
 }
 
-/** The ids of `spec.additionalSecurityGroups` (filters are refused before a launch). */
-export function additionalSecurityGroupIds(s: AwsMachineScope): string[] {
+/**
+ * The ids of `spec.additionalSecurityGroups`: an entry's `id`, or every group EC2 finds for its
+ * `filters` (CAPA's GetAdditionalSecurityGroupsIDs); EC2 is asked only when an entry has filters.
+ */
+export async function additionalSecurityGroupIds(s: AwsMachineScope, ec2: Pick<Ec2SecurityGroups, 'describeSecurityGroups'>): Promise<string[]> {
   const extra = valueAt(s.object, 'spec', 'additionalSecurityGroups');
-  return Array.isArray(extra) ? extra.flatMap((g) => (typeof valueAt(g, 'id') === 'string' ? [String(valueAt(g, 'id'))] : [])) : [];
+  if (!Array.isArray(extra)) return [];
+  const ids: string[] = [];
+  for (const group of extra) {
+    const id = stringAt(group, 'id');
+    const filters = awsFilters(valueAt(group, 'filters'));
+    if (id) ids.push(id);
+    else if (filters.length > 0) ids.push(...(await ec2.describeSecurityGroups({ filters })).map((found) => found.id));
+  }
+  return [...new Set(ids)];
 }
 
 /** What an instance is launched with: the core groups and the additional ones. */
-export function coreSecurityGroups(s: AwsMachineScope, network: ClusterNetwork): string[] {
-  return [...new Set([...roleSecurityGroups(s, network), ...additionalSecurityGroupIds(s)])];
+export async function coreSecurityGroups(s: AwsMachineScope, network: ClusterNetwork, ec2: Pick<Ec2SecurityGroups, 'describeSecurityGroups'>): Promise<string[]> {
+  return [...new Set([...roleSecurityGroups(s, network), ...(await additionalSecurityGroupIds(s, ec2))])];
 }

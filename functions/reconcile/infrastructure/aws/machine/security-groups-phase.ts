@@ -33,8 +33,9 @@ export async function securityGroupsPhase(s: AwsMachineScope): Promise<PhaseResu
   const instance = s.instance;
   const network = readClusterNetwork(s.awsCluster);
   if (!instance || !s.cloud || !network || (instance.state !== 'running' && instance.state !== 'pending')) return {};
-  const additional = additionalSecurityGroupIds(s);
+  let additional: string[] = [];
   try {
+    additional = await additionalSecurityGroupIds(s, s.cloud.ec2);
     const interfaces = await s.cloud.ec2.describeInstanceNetworkInterfaces(instance.id);
     const previous = Object.keys(lastApplied(s.object.metadata.annotations, SECURITY_GROUPS_LAST_APPLIED_ANNOTATION));
     const { changed, ids } = securityGroupsChanged(previous, roleSecurityGroups(s, network), additional, interfaces.map((eni) => eni.securityGroupIds));

@@ -1,7 +1,8 @@
 /**
- * Which subnet an AWSMachine's instance is launched into when its spec names one by filters (CAPA's
- * findSubnet): EC2 is asked for the subnets matching them, which are then kept in the Machine's
- * failure domain, public when `publicIP` asks for it, and of the cluster's VPC first.
+ * Where an AWSMachine's instance goes when its spec names things by EC2 filters: the subnet (CAPA's
+ * findSubnet: EC2 is asked for the subnets matching them, which are then kept in the Machine's
+ * failure domain, public when `publicIP` asks for it, and of the cluster's VPC first), and the
+ * additional security groups (every group matching an entry's filters).
  */
 import { describe, expect, it } from 'vitest';
 import { builtinProviderRegistry } from '../../../../functions/reconcile/engine/providers/builtin.js';
@@ -65,5 +66,30 @@ describe('spec.subnet.filters (CAPA findSubnet)', () => {
     expect(outcome.instances).toBe(0);
     expect(outcome.ready).toMatchObject({ status: 'False', reason: 'InstanceProvisionFailed' });
     expect(outcome.ready?.message).toContain(message);
+  });
+});
+
+describe('spec.additionalSecurityGroups by filters (CAPA GetAdditionalSecurityGroupsIDs)', () => {
+  it('every group EC2 finds for an entry’s filters is attached at launch, beside the core groups and the ones named by id', async () => {
+    const clock = new FakeClock('2026-03-01T00:00:00Z');
+    const store = new MemoryObjectStore({ clock });
+    const cloud = new InMemoryAwsCloudFactory();
+    const providers = { [AWS_CLOUD_PORT]: cloud, [WORKLOAD_CLUSTER_PORT]: new Ec2WorkloadNodes(cloud, store) };
+    const converged = async () => {
+      for (let pass = 0; pass < 3; pass++) await converge(builtinProviderRegistry(), store, { clock, maxRounds: 60, providers });
+    };
+    for (const object of awsClusterObjects('c1')) await store.create(object);
+    await converged();
+    const ec2 = cloud.forRegion('us-east-1').ec2;
+    const vpcId = [...ec2.vpcs.values()][0]?.id ?? '';
+    const scrapers = await ec2.createSecurityGroup({ vpcId, name: 'scrapers', description: 'metrics', tags: { team: 'observability' } });
+    const loggers = await ec2.createSecurityGroup({ vpcId, name: 'loggers', description: 'logs', tags: { team: 'observability' } });
+    const named = await ec2.createSecurityGroup({ vpcId, name: 'bastion-access', description: 'ssh', tags: {} });
+    const additionalSecurityGroups = [{ filters: [{ name: 'tag:team', values: ['observability'] }] }, { id: named.id }, { filters: [{ name: 'group-name', values: ['nobody'] }] }];
+    for (const object of awsStandaloneMachine('w-0', 'c1', false)) await store.create(object.kind === 'AWSMachine' ? { ...object, spec: { ...object.spec, additionalSecurityGroups } } : object);
+    await converged();
+    const [instance] = [...ec2.instances.values()];
+    expect(instance?.securityGroupIds).toEqual(expect.arrayContaining([scrapers.id, loggers.id, named.id]));
+    expect(instance?.securityGroupIds).toHaveLength(5);
   });
 });
