@@ -2,7 +2,8 @@
  * Where an AWSMachine's instance goes when its spec names things by EC2 filters: the subnet (CAPA's
  * findSubnet: EC2 is asked for the subnets matching them, which are then kept in the Machine's
  * failure domain, public when `publicIP` asks for it, and of the cluster's VPC first), and the
- * additional security groups (every group matching an entry's filters).
+ * additional security groups (every group matching an entry's filters), and the core groups a
+ * role's override replaces.
  */
 import { describe, expect, it } from 'vitest';
 import { builtinProviderRegistry } from '../../../../functions/reconcile/engine/providers/builtin.js';
@@ -91,5 +92,30 @@ describe('spec.additionalSecurityGroups by filters (CAPA GetAdditionalSecurityGr
     const [instance] = [...ec2.instances.values()];
     expect(instance?.securityGroupIds).toEqual(expect.arrayContaining([scrapers.id, loggers.id, named.id]));
     expect(instance?.securityGroupIds).toHaveLength(5);
+  });
+});
+
+describe('spec.securityGroupOverrides (CAPA GetCoreSecurityGroups)', () => {
+  it('a role’s group named in the overrides is launched with instead of the cluster’s', async () => {
+    const clock = new FakeClock('2026-03-01T00:00:00Z');
+    const store = new MemoryObjectStore({ clock });
+    const cloud = new InMemoryAwsCloudFactory();
+    const providers = { [AWS_CLOUD_PORT]: cloud, [WORKLOAD_CLUSTER_PORT]: new Ec2WorkloadNodes(cloud, store) };
+    const converged = async () => {
+      for (let pass = 0; pass < 3; pass++) await converge(builtinProviderRegistry(), store, { clock, maxRounds: 60, providers });
+    };
+    for (const object of awsClusterObjects('c1')) await store.create(object);
+    await converged();
+    const ec2 = cloud.forRegion('us-east-1').ec2;
+    const vpcId = [...ec2.vpcs.values()][0]?.id ?? '';
+    const own = await ec2.createSecurityGroup({ vpcId, name: 'my-nodes', description: 'nodes, my way', tags: {} });
+    for (const object of awsStandaloneMachine('w-0', 'c1', false)) await store.create(object.kind === 'AWSMachine' ? { ...object, spec: { ...object.spec, securityGroupOverrides: { node: own.id } } } : object);
+    await converged();
+    const clusterNodeGroup = [...ec2.securityGroups.values()].find((g) => g.name === 'c1-node')?.id;
+    expect(clusterNodeGroup).toMatch(/^sg-/);
+    const [instance] = [...ec2.instances.values()];
+    expect(instance?.securityGroupIds).toContain(own.id);
+    expect(instance?.securityGroupIds).not.toContain(clusterNodeGroup);
+    expect(instance?.securityGroupIds).toHaveLength(2);
   });
 });

@@ -66,10 +66,14 @@ export async function chosenSubnet(s: AwsMachineScope, network: ClusterNetwork, 
   return subnet.id;
 }
 
-/** CAPA's core security groups: `node` and `lb`, plus `controlplane` for control-plane machines. */
+/** CAPA's core security groups: `node` and `lb`, plus `controlplane` for control-plane machines, each overridable. */
 export function roleSecurityGroups(s: AwsMachineScope, network: ClusterNetwork): string[] {
   const roles = s.controlPlane ? (['controlplane', 'node', 'lb'] as const) : (['node', 'lb'] as const);
-  return roles.flatMap((role) => (network.securityGroups[role] ? [network.securityGroups[role]] : []));
+  return roles.flatMap((role) => {
+    // CAPA's GetCoreSecurityGroups: the AWSMachine's `securityGroupOverrides[role]` stands for the cluster's group.
+    const group = stringAt(s.object, 'spec', 'securityGroupOverrides', role) ?? network.securityGroups[role];
+    return group ? [group] : [];
+  });
 }
 
 /**
