@@ -33,7 +33,18 @@ export interface Instance {
   metadataOptions?: InstanceMetadataOptions;
   /** The EBS volumes attached (its block device mappings). */
   volumeIds?: string[];
+  /** `spot` for a Spot instance (EC2's InstanceLifecycle); absent on demand. */
+  lifecycle?: 'spot';
+  /** Where EC2 placed it beyond its zone: tenancy and placement group, when set. */
+  placement?: InstancePlacement;
   tags: Tags;
+}
+
+/** EC2's Placement of an instance, beyond its availability zone. */
+export interface InstancePlacement {
+  tenancy?: 'default' | 'dedicated' | 'host';
+  groupName?: string;
+  partitionNumber?: number;
 }
 
 /** EC2's MetadataOptions of an instance (its instance metadata service, IMDS). */
@@ -62,6 +73,12 @@ export interface RunInstanceRequest {
   /** The root volume (at the image's root device) and any others. */
   volumes?: readonly BlockDeviceVolume[];
   metadataOptions?: InstanceMetadataOptions;
+  /**
+   * A one-time Spot request terminated when interrupted (CAPA's only kind: one instance per
+   * Machine, never replaced by EC2), at most `maxPrice` when set; absent is on demand.
+   */
+  spot?: { maxPrice?: string };
+  placement?: InstancePlacement;
 }
 
 export interface Vpc {

@@ -137,6 +137,17 @@ export function describeAwsCloudConformance(name: string, make: () => Promise<Aw
       expect(await codeOf(ec2.describeVpcs({ ids: [vpc.id] }))).toBe('InvalidVpcID.NotFound');
     });
 
+    it('launches a Spot instance when asked, described as spot; an on-demand one is not', async () => {
+      const t = await make();
+      const { subnet, group } = await network(t);
+      const request = { instanceType: 't3.micro', imageId: t.imageId, subnetId: subnet.id, securityGroupIds: [group.id], userData: Buffer.from('#cloud-config\n').toString('base64') };
+      const spot = await t.cloud.ec2.runInstance({ ...request, clientToken: unique(), tags: { Name: `spot-${unique()}` }, spot: { maxPrice: '0.05' } });
+      const onDemand = await t.cloud.ec2.runInstance({ ...request, clientToken: unique(), tags: { Name: `od-${unique()}` } });
+      const described = await t.cloud.ec2.describeInstances({ ids: [spot.id, onDemand.id] });
+      expect(described.find((i) => i.id === spot.id)?.lifecycle).toBe('spot');
+      expect(described.find((i) => i.id === onDemand.id)?.lifecycle).toBeUndefined();
+    });
+
     it('launches with the instance metadata options asked for, describes them as applied, and changes them', async () => {
       const t = await make();
       const { subnet, group } = await network(t);

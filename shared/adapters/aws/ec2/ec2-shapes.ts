@@ -6,6 +6,7 @@ import {
   type Instance as SdkInstance,
   type InstanceMetadataOptionsRequest,
   type InstanceMetadataOptionsResponse,
+  type Placement,
   type Tag,
   type TagSpecification,
   VolumeType,
@@ -13,7 +14,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import { CloudApiError } from '../../../errors/index.js';
 import type { Tags } from '../../../contracts/providers/aws/aws-tags.js';
-import type { BlockDeviceVolume, Filter, Instance, InstanceMetadataOptions, InstanceState, IngressRule, Query } from '../../../ports/ec2.js';
+import type { BlockDeviceVolume, Filter, Instance, InstanceMetadataOptions, InstancePlacement, InstanceState, IngressRule, Query } from '../../../ports/ec2.js';
 
 export function tagsOf(tags: readonly Tag[] | undefined): Tags {
   const result: Record<string, string> = {};
@@ -63,7 +64,30 @@ export function instanceOf(instance: SdkInstance): Instance {
     ...(instance.IamInstanceProfile?.Arn ? { iamInstanceProfileArn: instance.IamInstanceProfile.Arn } : {}),
     ...(instance.MetadataOptions ? { metadataOptions: metadataOptionsOf(instance.MetadataOptions) } : {}),
     volumeIds: (instance.BlockDeviceMappings ?? []).flatMap((mapping) => mapping.Ebs?.VolumeId ?? []),
+    ...(instance.InstanceLifecycle === 'spot' ? { lifecycle: 'spot' as const } : {}),
+    ...placementOf(instance.Placement),
     tags: tagsOf(instance.Tags),
+  };
+}
+
+const TENANCIES = ['default', 'dedicated', 'host'] as const;
+
+/** The instance's tenancy (when not the default) and placement group, as EC2 reports them. */
+function placementOf(placement: SdkInstance['Placement']): { placement?: InstancePlacement } {
+  const tenancy = TENANCIES.find((t) => t === placement?.Tenancy && t !== 'default');
+  const found: InstancePlacement = {
+    ...(tenancy ? { tenancy } : {}),
+    ...(placement?.GroupName ? { groupName: placement.GroupName } : {}),
+    ...(placement?.PartitionNumber !== undefined ? { partitionNumber: placement.PartitionNumber } : {}),
+  };
+  return Object.keys(found).length > 0 ? { placement: found } : {};
+}
+
+export function placementRequest(placement: InstancePlacement): Placement {
+  return {
+    ...(placement.tenancy ? { Tenancy: placement.tenancy } : {}),
+    ...(placement.groupName ? { GroupName: placement.groupName } : {}),
+    ...(placement.partitionNumber !== undefined ? { PartitionNumber: placement.partitionNumber } : {}),
   };
 }
 

@@ -16,7 +16,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import type { Tags } from '../../../contracts/providers/aws/aws-tags.js';
 import type { Ec2Instances, Filter, Image, Instance, InstanceMetadataOptions, InstanceTypeInfo, NetworkInterface, Query, RunInstanceRequest } from '../../../ports/ec2.js';
-import { blockDeviceMapping, describableInstanceTypes, filtersOf, instanceOf, instanceType, metadataOptionsRequest, queryInput, tagSpecifications, tagsOf } from './ec2-shapes.js';
+import { blockDeviceMapping, describableInstanceTypes, filtersOf, instanceOf, instanceType, metadataOptionsRequest, placementRequest, queryInput, tagSpecifications, tagsOf } from './ec2-shapes.js';
 import { sdkCall } from './sdk-errors.js';
 
 export class SdkEc2Instances implements Ec2Instances {
@@ -86,10 +86,21 @@ export class SdkEc2Instances implements Ec2Instances {
               }),
           ...(request.volumes && request.volumes.length > 0 ? { BlockDeviceMappings: request.volumes.map(blockDeviceMapping) } : {}),
           ...(request.metadataOptions ? { MetadataOptions: metadataOptionsRequest(request.metadataOptions) } : {}),
+          ...(request.spot
+            ? {
+                InstanceMarketOptions: {
+                  MarketType: 'spot',
+                  SpotOptions: { InstanceInterruptionBehavior: 'terminate', SpotInstanceType: 'one-time', ...(request.spot.maxPrice ? { MaxPrice: request.spot.maxPrice } : {}) },
+                },
+              }
+            : {}),
+          ...(request.placement ? { Placement: placementRequest(request.placement) } : {}),
           TagSpecifications: [
             ...tagSpecifications('instance', request.tags),
             ...tagSpecifications('volume', request.tags),
             ...tagSpecifications('network-interface', request.tags),
+            // The Spot request is created too, and the IAM policy wants capless's tag on it.
+            ...(request.spot ? tagSpecifications('spot-instances-request', request.tags) : []),
           ],
         }),
       ),

@@ -111,18 +111,7 @@ export class InMemoryEc2 extends InMemoryEc2SecurityGroups implements Ec2 {
       if (earlier) return publicView(earlier);
     }
     const subnet = this.subnet('RunInstances', request.subnetId);
-    for (const groupId of request.securityGroupIds) {
-      const group = this.securityGroups.get(groupId);
-      if (!group) throw new CloudApiError('RunInstances', 'InvalidGroup.NotFound', `The security group '${groupId}' does not exist`);
-      if (group.vpcId !== subnet.vpcId) throw new CloudApiError('RunInstances', 'InvalidParameter', `Security group ${groupId} and subnet ${subnet.id} belong to different networks.`);
-    }
-    if (request.iamInstanceProfile && this.instanceProfiles && !this.instanceProfiles.has(request.iamInstanceProfile)) {
-      throw new CloudApiError('RunInstances', 'InvalidParameterValue', `Value (${request.iamInstanceProfile}) for parameter iamInstanceProfile.name is invalid. Invalid IAM Instance Profile name`);
-    }
-    if (this.instanceTypes && !this.instanceTypes.has(request.instanceType)) {
-      throw new CloudApiError('RunInstances', 'InvalidParameterValue', `Invalid value '${request.instanceType}' for InstanceType.`);
-    }
-    if (!/^ami-[0-9a-f]+$/.test(request.imageId)) throw new CloudApiError('RunInstances', 'InvalidAMIID.Malformed', `Invalid id: "${request.imageId}"`);
+    this.refuseInvalidLaunch(request, subnet);
     const n = this.instances.size + 1;
     const instance: StoredInstance = {
       id: this.ids.next('i'),
@@ -139,6 +128,8 @@ export class InMemoryEc2 extends InMemoryEc2SecurityGroups implements Ec2 {
       // EC2 applies what RunInstances asked for, else its own defaults (IMDSv1 allowed, one hop).
       metadataOptions: request.metadataOptions ?? { httpEndpoint: 'enabled', httpProtocolIpv6: 'disabled', httpPutResponseHopLimit: 1, httpTokens: 'optional', instanceMetadataTags: 'disabled' },
       tags: { ...request.tags },
+      ...(request.spot ? { lifecycle: 'spot' as const } : {}),
+      ...(request.placement ? { placement: { ...request.placement } } : {}),
       // One EBS volume per block device asked for, or the image's root volume.
       volumeIds: Array.from({ length: Math.max(1, request.volumes?.length ?? 0) }, () => this.ids.next('vol')),
       clientToken: request.clientToken,
@@ -149,6 +140,22 @@ export class InMemoryEc2 extends InMemoryEc2SecurityGroups implements Ec2 {
     this.instances.set(instance.id, instance);
     for (const volumeId of instance.volumeIds ?? []) this.volumeTags.set(volumeId, { ...request.tags });
     return publicView(instance);
+  }
+
+  /** What RunInstances refuses before it launches anything, with EC2's codes. */
+  private refuseInvalidLaunch(request: RunInstanceRequest, subnet: { id: string; vpcId: string }): void {
+    for (const groupId of request.securityGroupIds) {
+      const group = this.securityGroups.get(groupId);
+      if (!group) throw new CloudApiError('RunInstances', 'InvalidGroup.NotFound', `The security group '${groupId}' does not exist`);
+      if (group.vpcId !== subnet.vpcId) throw new CloudApiError('RunInstances', 'InvalidParameter', `Security group ${groupId} and subnet ${subnet.id} belong to different networks.`);
+    }
+    if (request.iamInstanceProfile && this.instanceProfiles && !this.instanceProfiles.has(request.iamInstanceProfile)) {
+      throw new CloudApiError('RunInstances', 'InvalidParameterValue', `Value (${request.iamInstanceProfile}) for parameter iamInstanceProfile.name is invalid. Invalid IAM Instance Profile name`);
+    }
+    if (this.instanceTypes && !this.instanceTypes.has(request.instanceType)) {
+      throw new CloudApiError('RunInstances', 'InvalidParameterValue', `Invalid value '${request.instanceType}' for InstanceType.`);
+    }
+    if (!/^ami-[0-9a-f]+$/.test(request.imageId)) throw new CloudApiError('RunInstances', 'InvalidAMIID.Malformed', `Invalid id: "${request.imageId}"`);
   }
 
   async terminateInstances(ids: readonly string[]): Promise<void> {

@@ -63,16 +63,16 @@ const TAG_ON_CREATE = (createActions: readonly string[]): ProviderPermission => 
 export const AWS_MACHINE_PERMISSIONS: readonly ProviderPermission[] = [
   EC2_READS,
   { actions: ELB_MACHINE_READS, resources: ['*'] },
-  // RunInstances authorises the new instance, volumes and ENIs (must carry the tag) …
+  // RunInstances authorises the new instance, volumes, ENIs and Spot request (must carry the tag) …
   {
     actions: ['ec2:RunInstances'],
-    resources: ['arn:aws:ec2:*:*:instance/*', 'arn:aws:ec2:*:*:volume/*', 'arn:aws:ec2:*:*:network-interface/*'],
+    resources: ['arn:aws:ec2:*:*:instance/*', 'arn:aws:ec2:*:*:volume/*', 'arn:aws:ec2:*:*:network-interface/*', 'arn:aws:ec2:*:*:spot-instances-request/*'],
     conditions: REQUEST_TAGGED,
   },
-  // … and the existing image, subnet, security groups and key pair it uses (not created, not tagged).
+  // … and the existing image, subnet, security groups, key pair and placement group it uses (not created, not tagged).
   {
     actions: ['ec2:RunInstances'],
-    resources: ['arn:aws:ec2:*::image/*', 'arn:aws:ec2:*:*:subnet/*', 'arn:aws:ec2:*:*:security-group/*', 'arn:aws:ec2:*:*:key-pair/*'],
+    resources: ['arn:aws:ec2:*::image/*', 'arn:aws:ec2:*:*:subnet/*', 'arn:aws:ec2:*:*:security-group/*', 'arn:aws:ec2:*:*:key-pair/*', 'arn:aws:ec2:*:*:placement-group/*'],
   },
   TAG_ON_CREATE(['RunInstances']),
   { actions: ['ec2:TerminateInstances', 'ec2:ModifyInstanceAttribute', 'ec2:ModifyInstanceMetadataOptions'], resources: ['arn:aws:ec2:*:*:instance/*'], conditions: EC2_RESOURCE_TAGGED },

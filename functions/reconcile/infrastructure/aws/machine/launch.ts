@@ -18,6 +18,7 @@ import { findImage } from './image-lookup.js';
 import { instanceMetadataOptions } from './metadata-options.js';
 import { launchVolumes } from './volumes.js';
 import type { AwsMachineScope } from './scope.js';
+import { marketOptions, placementOptions } from './market-and-placement.js';
 import { chosenSubnet, coreSecurityGroups } from './placement.js';
 import { planUserData } from './user-data.js';
 
@@ -101,7 +102,7 @@ export async function launchInstance(s: AwsMachineScope, ec2: Ec2Instances & Pic
   return instance;
 }
 
-function optionalLaunchFields(s: AwsMachineScope): Pick<RunInstanceRequest, 'iamInstanceProfile' | 'keyName' | 'publicIp' | 'metadataOptions'> {
+function optionalLaunchFields(s: AwsMachineScope): Pick<RunInstanceRequest, 'iamInstanceProfile' | 'keyName' | 'publicIp' | 'metadataOptions' | 'spot' | 'placement'> {
   const profile = stringAt(s.object, 'spec', 'iamInstanceProfile');
   const publicIp = booleanAt(s.object, 'spec', 'publicIP');
   return {
@@ -109,6 +110,8 @@ function optionalLaunchFields(s: AwsMachineScope): Pick<RunInstanceRequest, 'iam
     ...sshKey(s),
     ...(publicIp !== undefined ? { publicIp } : {}),
     metadataOptions: instanceMetadataOptions(s.object.spec),
+    ...marketOptions(s.object.spec),
+    ...placementOptions(s.object.spec),
   };
 }
 

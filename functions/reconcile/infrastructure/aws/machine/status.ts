@@ -1,6 +1,7 @@
 import type { MachineAddress } from '../../../../../shared/contracts/providers/fields.js';
 import type { Instance } from '../../../../../shared/ports/ec2.js';
 import type { StatusUpdate } from '../../../engine/skeleton/types.js';
+import { isInterruptible } from './market-and-placement.js';
 import type { AwsMachineScope } from './scope.js';
 
 /** CAPA's addresses from the instance: InternalIP, InternalDNS, ExternalIP, ExternalDNS. */
@@ -26,7 +27,7 @@ export function computeAwsMachineStatus(s: AwsMachineScope): StatusUpdate {
     fields: {
       ready: instance.state === 'running',
       instanceState: instance.state,
-      interruptible: false,
+      interruptible: isInterruptible(s.object.spec),
       addresses: addressesOf(instance),
       ...(s.failure ? { failureReason: s.failure.reason, failureMessage: s.failure.message } : {}),
     },
