@@ -71,4 +71,20 @@ describe('a Spot AWSMachine end to end', () => {
     const node = await nodes.findNodeByProviderID({ namespace: NS, name: 'c1' }, String(awsMachine?.spec?.providerID));
     expect(node?.labels?.['cluster.x-k8s.io/interruptible']).toBe('');
   });
+
+  it('a Capacity Block request: InstanceReady=False saying why, nothing launched, not retried', async () => {
+    const clock = new FakeClock('2026-03-01T00:00:00Z');
+    const store = new MemoryObjectStore({ clock });
+    const cloud = new InMemoryAwsCloudFactory();
+    for (const object of [...awsClusterObjects('c1'), ...awsStandaloneMachine('w-0', 'c1', false)]) {
+      await store.create(object.kind === 'AWSMachine' ? { ...object, spec: { ...object.spec, marketType: 'CapacityBlock', capacityReservationId: 'cr-0123' } } : object);
+    }
+    const providers = { [AWS_CLOUD_PORT]: cloud, [WORKLOAD_CLUSTER_PORT]: new Ec2WorkloadNodes(cloud, store) };
+    const stats = await converge(builtinProviderRegistry(), store, { clock, maxRounds: 60, providers });
+    expect(stats.errors).toEqual([]);
+    expect(cloud.forRegion('us-east-1').ec2.instances.size).toBe(0);
+    const awsMachine = await store.get({ group: 'infrastructure.cluster.x-k8s.io', kind: 'AWSMachine', namespace: NS, name: 'w-0' });
+    const conditions = Array.isArray(awsMachine?.status?.conditions) ? awsMachine.status.conditions : [];
+    expect(conditions).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'InstanceReady', status: 'False', reason: 'InstanceProvisionFailed', message: expect.stringContaining('CapacityBlock') })]));
+  });
 });

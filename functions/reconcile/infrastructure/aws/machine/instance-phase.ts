@@ -5,6 +5,7 @@
  */
 
 import { stringAt } from '../../../../../shared/contracts/json.js';
+import { TerminalError } from '../../../../../shared/errors/index.js';
 import type { Instance } from '../../../../../shared/ports/ec2.js';
 import type { PhaseResult } from '../../../engine/skeleton/types.js';
 import { cloudFailure } from '../common/cloud-error.js';
@@ -38,6 +39,12 @@ export async function instancePhase(s: AwsMachineScope): Promise<PhaseResult> {
     s.instance = await findOrLaunch(s);
   } catch (error) {
     const reason = recordedInstanceId(s.object) ? 'InstanceNotFound' : 'InstanceProvisionFailed';
+    // A spec EC2 would not launch (market options, placement): said on the Machine, not retried until the spec changes.
+    if (error instanceof TerminalError) {
+      instanceCondition(s, 'False', reason, error.message);
+      s.conditions.push({ type: 'Ready', status: 'False', reason, message: error.message });
+      return { stop: true };
+    }
     const result = cloudFailure(s, INSTANCE_READY, reason, error);
     const failed = s.conditions.at(-1);
     if (failed) s.conditions.push({ ...failed, type: 'Ready' });
