@@ -10,9 +10,8 @@
  * Machine's, not yet named after it), removes one member per run (sorted by name) and looks again
  * a second later. etcd is asked through the first Machine's Node whose etcd Pod answers; when none
  * does (etcd is external, or the workload cluster is down or refuses capless), there is nothing to
- * do now: the next reconcile looks again. Like
- * Cluster API's targetEtcdClusterHealthy, a member is removed only when the members left keep a
- * quorum of answering members (etcd-quorum.ts).
+ * do now: the next reconcile looks again. Like Cluster API's targetEtcdClusterHealthy, a member is
+ * removed only when the members left keep a quorum of answering members (etcd-quorum.ts).
  */
 
 import { isDeleting } from '../../../../shared/contracts/object.js';

@@ -9,9 +9,9 @@
  *
  * Skipped with the control plane's `controlplane.cluster.x-k8s.io/skip-kube-proxy` annotation, and
  * when there is no such DaemonSet or container (a cluster without kube-proxy). A workload cluster
- * that does not answer is looked at again on the next reconcile (Cluster API fails this one). An image pinned by
- * digest cannot be re-tagged: Cluster API fails the reconcile on it; capless logs it and goes on,
- * so the control plane's other work is not held by it.
+ * that does not answer is looked at again on the next reconcile (Cluster API fails this one). An
+ * image pinned by digest cannot be re-tagged: Cluster API fails the reconcile on it; capless logs
+ * it and goes on, so the control plane's other work is not held by it.
  */
 
 import { stringAt } from '../../../../shared/contracts/json.js';
