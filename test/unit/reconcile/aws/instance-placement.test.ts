@@ -70,25 +70,33 @@ describe('spec.subnet.filters (CAPA findSubnet)', () => {
   });
 });
 
+/** A converged AWSCluster `c1`, then a worker AWSMachine with `spec` added, converged in turn. */
+async function clusterReady() {
+  const clock = new FakeClock('2026-03-01T00:00:00Z');
+  const store = new MemoryObjectStore({ clock });
+  const cloud = new InMemoryAwsCloudFactory();
+  const providers = { [AWS_CLOUD_PORT]: cloud, [WORKLOAD_CLUSTER_PORT]: new Ec2WorkloadNodes(cloud, store) };
+  const converged = async () => {
+    for (let pass = 0; pass < 3; pass++) await converge(builtinProviderRegistry(), store, { clock, maxRounds: 60, providers });
+  };
+  for (const object of awsClusterObjects('c1')) await store.create(object);
+  await converged();
+  const ec2 = cloud.forRegion('us-east-1').ec2;
+  const launchWith = async (spec: Record<string, unknown>) => {
+    for (const object of awsStandaloneMachine('w-0', 'c1', false)) await store.create(object.kind === 'AWSMachine' ? { ...object, spec: { ...object.spec, ...spec } } : object);
+    await converged();
+  };
+  return { ec2, vpcId: [...ec2.vpcs.values()][0]?.id ?? '', launchWith };
+}
+
 describe('spec.additionalSecurityGroups by filters (CAPA GetAdditionalSecurityGroupsIDs)', () => {
   it('every group EC2 finds for an entry’s filters is attached at launch, beside the core groups and the ones named by id', async () => {
-    const clock = new FakeClock('2026-03-01T00:00:00Z');
-    const store = new MemoryObjectStore({ clock });
-    const cloud = new InMemoryAwsCloudFactory();
-    const providers = { [AWS_CLOUD_PORT]: cloud, [WORKLOAD_CLUSTER_PORT]: new Ec2WorkloadNodes(cloud, store) };
-    const converged = async () => {
-      for (let pass = 0; pass < 3; pass++) await converge(builtinProviderRegistry(), store, { clock, maxRounds: 60, providers });
-    };
-    for (const object of awsClusterObjects('c1')) await store.create(object);
-    await converged();
-    const ec2 = cloud.forRegion('us-east-1').ec2;
-    const vpcId = [...ec2.vpcs.values()][0]?.id ?? '';
+    const { ec2, vpcId, launchWith } = await clusterReady();
     const scrapers = await ec2.createSecurityGroup({ vpcId, name: 'scrapers', description: 'metrics', tags: { team: 'observability' } });
     const loggers = await ec2.createSecurityGroup({ vpcId, name: 'loggers', description: 'logs', tags: { team: 'observability' } });
     const named = await ec2.createSecurityGroup({ vpcId, name: 'bastion-access', description: 'ssh', tags: {} });
     const additionalSecurityGroups = [{ filters: [{ name: 'tag:team', values: ['observability'] }] }, { id: named.id }, { filters: [{ name: 'group-name', values: ['nobody'] }] }];
-    for (const object of awsStandaloneMachine('w-0', 'c1', false)) await store.create(object.kind === 'AWSMachine' ? { ...object, spec: { ...object.spec, additionalSecurityGroups } } : object);
-    await converged();
+    await launchWith({ additionalSecurityGroups });
     const [instance] = [...ec2.instances.values()];
     expect(instance?.securityGroupIds).toEqual(expect.arrayContaining([scrapers.id, loggers.id, named.id]));
     expect(instance?.securityGroupIds).toHaveLength(5);
@@ -97,20 +105,9 @@ describe('spec.additionalSecurityGroups by filters (CAPA GetAdditionalSecurityGr
 
 describe('spec.securityGroupOverrides (CAPA GetCoreSecurityGroups)', () => {
   it('a role’s group named in the overrides is launched with instead of the cluster’s', async () => {
-    const clock = new FakeClock('2026-03-01T00:00:00Z');
-    const store = new MemoryObjectStore({ clock });
-    const cloud = new InMemoryAwsCloudFactory();
-    const providers = { [AWS_CLOUD_PORT]: cloud, [WORKLOAD_CLUSTER_PORT]: new Ec2WorkloadNodes(cloud, store) };
-    const converged = async () => {
-      for (let pass = 0; pass < 3; pass++) await converge(builtinProviderRegistry(), store, { clock, maxRounds: 60, providers });
-    };
-    for (const object of awsClusterObjects('c1')) await store.create(object);
-    await converged();
-    const ec2 = cloud.forRegion('us-east-1').ec2;
-    const vpcId = [...ec2.vpcs.values()][0]?.id ?? '';
+    const { ec2, vpcId, launchWith } = await clusterReady();
     const own = await ec2.createSecurityGroup({ vpcId, name: 'my-nodes', description: 'nodes, my way', tags: {} });
-    for (const object of awsStandaloneMachine('w-0', 'c1', false)) await store.create(object.kind === 'AWSMachine' ? { ...object, spec: { ...object.spec, securityGroupOverrides: { node: own.id } } } : object);
-    await converged();
+    await launchWith({ securityGroupOverrides: { node: own.id } });
     const clusterNodeGroup = [...ec2.securityGroups.values()].find((g) => g.name === 'c1-node')?.id;
     expect(clusterNodeGroup).toMatch(/^sg-/);
     const [instance] = [...ec2.instances.values()];
