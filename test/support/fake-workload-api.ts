@@ -219,13 +219,7 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
       const standIn = await startKubeApiServerStandIn(now, validityDays);
       standIns.get(`kube-system/${name}`)?.server.close();
       standIns.set(`kube-system/${name}`, standIn);
-      store(collectionAt('/api/v1/namespaces/kube-system/pods'), {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name, namespace: 'kube-system', annotations: { 'kubernetes.io/config.mirror': 'static' } },
-        spec: { nodeName, containers: [{ name: 'kube-apiserver', image: 'registry.k8s.io/kube-apiserver' }] },
-        status: { phase: 'Running' },
-      });
+      store(collectionAt('/api/v1/namespaces/kube-system/pods'), staticPod(name, nodeName, 'kube-apiserver'));
       return standIn.notAfter;
     },
     etcdCa,
@@ -234,13 +228,7 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
       etcdServers.get(`kube-system/${name}`)?.close();
       etcdServers.set(`kube-system/${name}`, await startEtcdStandIn(etcdCa, etcd, nodeName, now));
       etcd.members.push({ ID: String(BigInt(`0x${randomBytes(8).toString('hex')}`)), name: nodeName });
-      store(collectionAt('/api/v1/namespaces/kube-system/pods'), {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name, namespace: 'kube-system', annotations: { 'kubernetes.io/config.mirror': 'static' } },
-        spec: { nodeName, containers: [{ name: 'etcd', image: 'registry.k8s.io/etcd' }] },
-        status: { phase: 'Running' },
-      });
+      store(collectionAt('/api/v1/namespaces/kube-system/pods'), staticPod(name, nodeName, 'etcd'));
     },
     etcdMembers: () => etcd.members.map((m) => ({ ...m })),
     etcdLeader: () => etcd.leader ?? etcd.members[0]?.ID,
@@ -286,6 +274,17 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
   };
 }
 
+
+/** A kubeadm static Pod's mirror on the Node, running `component`'s image. */
+function staticPod(name: string, nodeName: string, component: string) {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'kube-system', annotations: { 'kubernetes.io/config.mirror': 'static' } },
+    spec: { nodeName, containers: [{ name: component, image: `registry.k8s.io/${component}` }] },
+    status: { phase: 'Running' },
+  };
+}
 
 function named(value: unknown): value is Record<string, unknown> & { name: string } {
   return isRecord(value) && typeof value.name === 'string';

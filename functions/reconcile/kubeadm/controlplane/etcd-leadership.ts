@@ -17,36 +17,40 @@
  */
 
 import { conditionsOf, isConditionTrue } from '../../../../shared/contracts/conditions.js';
-import { recordAt } from '../../../../shared/contracts/json.js';
 import { isDeleting, type StoredObject } from '../../../../shared/contracts/object.js';
 import { TransientError } from '../../../../shared/errors/index.js';
 import { type EtcdMember, type EtcdNode, type EtcdStatus, type WorkloadClusterRef, WorkloadClusterUnavailableError } from '../../../../shared/ports/workload-cluster.js';
 import { workloadClusterOf } from '../../engine/providers/workload-cluster-port.js';
+import { usesExternalEtcd } from '../common/cluster-certificates.js';
 import { CONDITION_HEALTH_CHECK_SUCCEEDED } from '../../core/machinehealthcheck/well-known.js';
 import { type MachineFacts, machineNode } from './machine-facts.js';
 import type { KcpScope } from './scope.js';
 
 /** Whether kubeadm runs etcd on the control-plane Nodes (Cluster API's IsEtcdManaged): not external. */
 export function managesEtcd(scope: KcpScope): boolean {
-  return recordAt(scope.spec.kubeadmConfigSpec, 'clusterConfiguration', 'etcd', 'external') === undefined;
+  return !usesExternalEtcd(scope.spec.kubeadmConfigSpec);
+}
+
+/** The control plane's Machines other than `machine`, not deleting. */
+function otherLiveMachines(machines: readonly StoredObject[], machine: StoredObject): StoredObject[] {
+  return machines.filter((m) => !isDeleting(m) && m.metadata.name !== machine.metadata.name);
 }
 
 /** The Nodes of the control plane's other Machines, not deleting: where etcd is asked. */
 export function otherEtcdNodes(scope: KcpScope, machine: StoredObject): EtcdNode[] {
-  return scope.machines.filter((m) => !isDeleting(m) && m.metadata.name !== machine.metadata.name).flatMap((m) => machineNode(m) ?? []);
+  return otherLiveMachines(scope.machines, machine).flatMap((m) => machineNode(m) ?? []);
 }
 
 /** The Nodes that may take the leadership from `machine`'s, best first (Cluster API's getCandidatesForEtcdLeadership). */
 export function leadershipCandidates(machines: readonly StoredObject[], facts: readonly MachineFacts[], machine: StoredObject): EtcdNode[] {
   const upToDate = new Set(facts.filter((f) => f.upToDate).map((f) => f.name));
-  const rank = (m: StoredObject) => [isConditionTrue(conditionsOf(m.status), CONDITION_HEALTH_CHECK_SUCCEEDED) ? 0 : 1, upToDate.has(m.metadata.name) ? 0 : 1];
-  const candidates = machines.filter((m) => !isDeleting(m) && m.metadata.name !== machine.metadata.name && machineNode(m));
-  const ordered = [...candidates].sort((a, b) => {
-    const [healthA = 1, currentA = 1] = rank(a);
-    const [healthB = 1, currentB = 1] = rank(b);
-    return healthA - healthB || currentA - currentB || (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? '');
-  });
-  return ordered.flatMap((m) => machineNode(m) ?? []);
+  const healthy = (m: StoredObject) => isConditionTrue(conditionsOf(m.status), CONDITION_HEALTH_CHECK_SUCCEEDED);
+  const current = (m: StoredObject) => upToDate.has(m.metadata.name);
+  const newest = (a: StoredObject, b: StoredObject) => (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? '');
+  const preferred = (a: StoredObject, b: StoredObject) => Number(healthy(b)) - Number(healthy(a)) || Number(current(b)) - Number(current(a)) || newest(a, b);
+  return otherLiveMachines(machines, machine)
+    .sort(preferred)
+    .flatMap((m) => machineNode(m) ?? []);
 }
 
 export function workloadClusterRefOf(scope: KcpScope): WorkloadClusterRef | undefined {
