@@ -1,4 +1,6 @@
-import { deepEqual, valueAt } from '../../../shared/contracts/json.js';
+import { conditionsOf, findCondition } from '../../../shared/contracts/conditions.js';
+import { deepEqual, isRecord, valueAt } from '../../../shared/contracts/json.js';
+import type { OwnConditionReads } from '../engine/skeleton/types.js';
 import { groupOf, type OwnerReference, type StoredObject } from '../../../shared/contracts/object.js';
 
 const CLUSTER_GROUP = 'cluster.x-k8s.io';
@@ -11,6 +13,7 @@ export interface OwnWriteEchoes {
   fillsOwnLabels?: readonly string[];
   fillsOwnClusterOwner?: boolean;
   ignoresOwnAnnotations?: readonly string[];
+  readsOwnConditions?: OwnConditionReads;
 }
 
 /**
@@ -23,7 +26,8 @@ export interface OwnWriteEchoes {
  * re-triggers it; nor does its finalizer being added, nor a write that only fills in the spec
  * fields (`fillsOwnSpec`, ADR 0134) or labels (`fillsOwnLabels`, ADR 0137) it fills in itself,
  * nor its Cluster's ownerReference (`fillsOwnClusterOwner`, ADR 0151), nor annotations it
- * does not act on (`ignoresOwnAnnotations`, ADR 0161).
+ * does not act on (`ignoresOwnAnnotations`, ADR 0161). A status write that changes a condition
+ * others write and it summarises (`readsOwnConditions`, ADR 0173) does.
  */
 export function ownChangeMatters(change: ObjectChange, echoes: OwnWriteEchoes = {}): boolean {
   if (change.type === 'REMOVE') return false;
@@ -36,8 +40,24 @@ export function ownChangeMatters(change: ObjectChange, echoes: OwnWriteEchoes = 
     !sameLabelsBut(before.labels ?? {}, after.labels ?? {}, echoes.fillsOwnLabels ?? []) ||
     !sameAnnotationsBut(before.annotations ?? {}, after.annotations ?? {}, echoes.ignoresOwnAnnotations ?? []) ||
     (!deepEqual(before.finalizers ?? [], after.finalizers ?? []) && !onlyAdded(before.finalizers ?? [], after.finalizers ?? [], echoes.finalizer)) ||
-    !sameOwnersBut(before.ownerReferences ?? [], after.ownerReferences ?? [], echoes.fillsOwnClusterOwner === true)
+    !sameOwnersBut(before.ownerReferences ?? [], after.ownerReferences ?? [], echoes.fillsOwnClusterOwner === true) ||
+    (echoes.readsOwnConditions !== undefined && readConditionsChanged(change.oldObject, change.newObject, echoes.readsOwnConditions))
   );
+}
+
+/** Whether a condition `reads` names (in either version) appeared, went, or changed status, reason or message. */
+function readConditionsChanged(before: StoredObject, after: StoredObject, reads: OwnConditionReads): boolean {
+  const types = new Set([...reads.types, ...listedTypes(before, reads), ...listedTypes(after, reads)]);
+  const was = conditionsOf(before.status);
+  const is = conditionsOf(after.status);
+  const gist = (c: { status: string; reason: string; message?: string } | undefined) => c && [c.status, c.reason, c.message ?? ''];
+  return [...types].some((type) => !deepEqual(gist(findCondition(was, type)), gist(findCondition(is, type))));
+}
+
+function listedTypes(object: StoredObject, reads: OwnConditionReads): string[] {
+  if (!reads.typesListedAt) return [];
+  const list = valueAt(object, ...reads.typesListedAt.split('.'));
+  return Array.isArray(list) ? list.flatMap((entry) => (isRecord(entry) && typeof entry.conditionType === 'string' ? [entry.conditionType] : [])) : [];
 }
 
 /**

@@ -26,6 +26,7 @@ import type { MachineScope } from './scope.js';
 import { nodePatchFor } from './node-sync.js';
 import { isOfOutdatedRevision } from './outdated-revision.js';
 import { machineSummaryConditions } from './status.js';
+import { isMachineReadyInput, readinessGatesOf } from './ready-summary.js';
 
 export const PROVIDER_ID_REQUEUE_SECONDS = 5;
 export const NODE_REQUEUE_SECONDS = 10;
@@ -180,7 +181,11 @@ export async function reconcileNodePhase(s: MachineScope): Promise<PhaseResult> 
 
 export function summarizeMachinePhase(s: MachineScope): PhaseResult {
   const previousReady = findCondition(conditionsOf(s.object.status), 'Ready');
-  const summary = machineSummaryConditions(s.conditions, {
+  const stored = conditionsOf(s.object.status);
+  const learned = (type: string) => [...s.conditions].reverse().find((c) => c.type === type);
+  // The Machine's own inputs come from this run only; others' (a health check's, a gate's) as stored.
+  const lookup = (type: string) => learned(type) ?? (isMachineReadyInput(type) ? undefined : findCondition(stored, type));
+  const summary = machineSummaryConditions(lookup, readinessGatesOf(s.object), {
     minReadySeconds: numberAt(s.object, 'spec', 'minReadySeconds') ?? 0,
     ...(previousReady?.status === 'True' ? { readySince: previousReady.lastTransitionTime } : {}),
     now: s.ctx.clock.now(),

@@ -1,5 +1,6 @@
 import { CORE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
 import type { ReconcilerDefinition } from '../../engine/skeleton/types.js';
+import { CONDITION_HEALTH_CHECK_SUCCEEDED } from '../machinehealthcheck/well-known.js';
 import {
   deleteBootstrapPhase,
   deleteInfrastructurePhase,
@@ -30,6 +31,8 @@ export const machineReconciler: ReconcilerDefinition<MachineScope> = {
   finalizer: MACHINE_FINALIZER,
   // The providerID copied from the InfraMachine: the node phase after it already used it.
   fillsOwnSpec: ['spec.providerID'],
+  // Ready summarises what a MachineHealthCheck and the readiness gates' controllers write (ADR 0173).
+  readsOwnConditions: { types: [CONDITION_HEALTH_CHECK_SUCCEEDED], typesListedAt: 'spec.readinessGates' },
   // Provider kinds (InfraMachine, BootstrapConfig) are added by the provider registry (contract-watches.ts).
   // No Cluster watch: Cluster status changes with every Machine, which would make each change O(Machines).
   // A MachineDeployment's annotations: a new revision there makes the Machines of its older

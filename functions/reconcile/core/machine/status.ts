@@ -6,6 +6,7 @@ import { isDeleting } from '../../../../shared/contracts/object.js';
 import type { StatusUpdate } from '../../engine/skeleton/types.js';
 import type { MachineScope } from './scope.js';
 import { initializationStatus } from '../../../../shared/contracts/initialization.js';
+import { type ConditionLookup, machineReadyCondition, type ReadinessGate } from './ready-summary.js';
 
 export type MachinePhase = 'Pending' | 'Provisioning' | 'Provisioned' | 'Running' | 'Deleting';
 
@@ -25,11 +26,6 @@ export function machinePhase(f: MachinePhaseFacts): MachinePhase {
   if (f.bootstrapDataSecretCreated) return 'Provisioning';
   return 'Pending';
 }
-
-/** A Machine's condition for its Node's health (False: not ready, or not there yet). */
-export const CONDITION_NODE_HEALTHY = 'NodeHealthy';
-
-export const MACHINE_READY_INPUTS = ['BootstrapConfigReady', 'InfrastructureReady', CONDITION_NODE_HEALTHY] as const;
 
 export interface MinReadyFacts {
   /** spec.minReadySeconds (0 when unset). */
@@ -60,23 +56,11 @@ function availableCondition(ready: ConditionInput, facts: MinReadyFacts): { cond
 }
 
 /**
- * Ready = every input True (the failing ones named); Available = Ready for at least
- * minReadySeconds; UpToDate is always True here (MachineDeployments compare template hashes).
+ * Ready (ready-summary.ts); Available = Ready for at least minReadySeconds; UpToDate is always
+ * True here (MachineDeployments compare template hashes).
  */
-export function machineSummaryConditions(conditions: readonly ConditionInput[], facts: MinReadyFacts): MachineSummary {
-  const notTrue = MACHINE_READY_INPUTS.flatMap((type) => {
-    const found = conditions.find((c) => c.type === type);
-    return found?.status === 'True' ? [] : [{ type, reason: found?.reason ?? 'Unknown' }];
-  });
-  const ready: ConditionInput =
-    notTrue.length === 0
-      ? { type: 'Ready', status: 'True', reason: 'Ready' }
-      : {
-          type: 'Ready',
-          status: 'False',
-          reason: 'NotReady',
-          message: notTrue.map((c) => `${c.type}: ${c.reason}`).join('; '),
-        };
+export function machineSummaryConditions(lookup: ConditionLookup, gates: readonly ReadinessGate[], facts: MinReadyFacts): MachineSummary {
+  const ready = machineReadyCondition(lookup, gates);
   const available = availableCondition(ready, facts);
   return {
     conditions: [ready, available.condition, { type: 'UpToDate', status: 'True', reason: 'UpToDate' }],

@@ -125,6 +125,13 @@ export type ReferrerField =
   /** A list of `{kind, name}` in the referrer's namespace (a ClusterResourceSet's ConfigMaps and Secrets). */
   | 'spec.resources';
 
+/** The condition types `readsOwnConditions` names: fixed ones, and those a list in the spec names. */
+export interface OwnConditionReads {
+  types: readonly string[];
+  /** A spec list whose entries name a condition in `conditionType` (`spec.readinessGates`). */
+  typesListedAt?: 'spec.readinessGates';
+}
+
 export interface ReconcilerDefinition<S extends Scope> {
   kind: GroupKind;
   /** Added on first reconcile, removed when the delete phases finish. */
@@ -146,6 +153,12 @@ export interface ReconcilerDefinition<S extends Scope> {
    * KubeadmConfig for its Machine). The router does not wake it for them (ADR 0161).
    */
   ignoresOwnAnnotations?: readonly string[];
+  /**
+   * Conditions other controllers write on its own object that it summarises (a Machine's
+   * `HealthCheckSucceeded`, and those its `spec.readinessGates` name): a write that changes one
+   * of them wakes it, as controller-runtime wakes Cluster API's reconcilers on any write.
+   */
+  readsOwnConditions?: OwnConditionReads;
   watches: readonly Watch[];
   createScope(ctx: ReconcileContext, object: StoredObject): S | Promise<S>;
   phases: readonly Phase<S>[];

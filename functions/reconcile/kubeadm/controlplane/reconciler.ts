@@ -18,7 +18,7 @@ import {
 import { remediateControlPlane } from './remediation.js';
 import { reconcileCertificateExpiries } from './certificate-expiries.js';
 import { conditionPath, valueIsPath } from '../../engine/skeleton/watch-fields.js';
-import { CONDITION_NODE_HEALTHY } from '../../core/machine/status.js';
+import { CONDITION_NODE_HEALTHY } from '../../core/machine/ready-summary.js';
 import { CONDITION_HEALTH_CHECK_SUCCEEDED, CONDITION_OWNER_REMEDIATED } from '../../core/machinehealthcheck/well-known.js';
 import { preTerminateHookPhase } from './pre-terminate-hook.js';
 import { REASON_WAITING_FOR_PRE_TERMINATE_HOOK } from '../../core/machine/delete-phases.js';

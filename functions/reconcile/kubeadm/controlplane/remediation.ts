@@ -14,7 +14,7 @@ import { isNotFound } from '../../../../shared/errors/index.js';
 import { timestamp } from '../../../../shared/ports/clock.js';
 import { updateFresh } from '../../engine/references/update-fresh.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
-import { CONDITION_NODE_HEALTHY } from '../../core/machine/status.js';
+import { CONDITION_NODE_HEALTHY } from '../../core/machine/ready-summary.js';
 import { CONDITION_HEALTH_CHECK_SUCCEEDED, CONDITION_OWNER_REMEDIATED } from '../../core/machinehealthcheck/well-known.js';
 import { forwardEtcdLeadership } from './etcd-leadership.js';
 import { remediationQuorumRisk } from './etcd-quorum.js';

@@ -30,17 +30,18 @@ describe('machinePhase', () => {
 
 const t = (type: string): ConditionInput => ({ type, status: 'True', reason: 'Ok' });
 const f = (type: string, reason: string): ConditionInput => ({ type, status: 'False', reason });
+const lookupIn = (conditions: readonly ConditionInput[]) => (type: string) => conditions.find((c) => c.type === type);
 
 describe('machineSummaryConditions', () => {
   it.each<[string, ConditionInput[], string, string | undefined]>([
     ['all inputs True', [t('BootstrapConfigReady'), t('InfrastructureReady'), t('NodeHealthy')], 'True', undefined],
     ['infrastructure not ready', [t('BootstrapConfigReady'), f('InfrastructureReady', 'NotProvisioned'), t('NodeHealthy')], 'False', 'InfrastructureReady: NotProvisioned'],
-    ['missing input is Unknown', [t('BootstrapConfigReady'), t('InfrastructureReady')], 'False', 'NodeHealthy: Unknown'],
+    ['missing input is Unknown', [t('BootstrapConfigReady'), t('InfrastructureReady')], 'Unknown', 'NodeHealthy: NotYetReported'],
   ])('%s', (_name, conditions, ready, message) => {
-    const [readyCondition, available, upToDate] = machineSummaryConditions(conditions, { minReadySeconds: 0, now: new Date() }).conditions;
+    const [readyCondition, available, upToDate] = machineSummaryConditions(lookupIn(conditions), [], { minReadySeconds: 0, now: new Date() }).conditions;
     expect(readyCondition?.status).toBe(ready);
     expect(readyCondition?.message).toBe(message);
-    expect(available?.status).toBe(ready);
+    expect(available?.status).toBe(ready === 'True' ? 'True' : 'False');
     expect(upToDate?.status).toBe('True');
   });
 });
@@ -65,7 +66,7 @@ describe('machineSummaryConditions: minReadySeconds', () => {
     ['Ready for 20 s of 30', 30, '2026-01-01T00:00:40Z', 'WaitingForMinReadySeconds', 10],
     ['Ready for 60 s of 30', 30, '2026-01-01T00:00:00Z', 'Available', undefined],
   ])('%s', (_name, minReadySeconds, readySince, reason, requeue) => {
-    const summary = machineSummaryConditions(inputs, { minReadySeconds, now, ...(readySince ? { readySince } : {}) });
+    const summary = machineSummaryConditions(lookupIn(inputs), [], { minReadySeconds, now, ...(readySince ? { readySince } : {}) });
     expect(summary.conditions.find((c) => c.type === 'Available')?.reason).toBe(reason);
     expect(summary.requeueAfterSeconds).toBe(requeue);
   });

@@ -111,3 +111,31 @@ describe('a creation is heard of; a removal is not (the reconcile would find the
     expect(ownChangeMatters(change, { finalizer: OWN })).toBe(matters);
   });
 });
+
+describe('a status write changing a condition the reconciler summarises wakes it (ADR 0173)', () => {
+  const READS = { types: ['HealthCheckSucceeded'], typesListedAt: 'spec.readinessGates' } as const;
+  type Conditions = { type: string; status: string; reason: string; message?: string }[];
+  const withStatus = (conditions: Conditions, gates: string[], resourceVersion: string): StoredObject => ({
+    ...machine({ resourceVersion }),
+    spec: { clusterName: 'c1', readinessGates: gates.map((conditionType) => ({ conditionType })) },
+    status: { conditions: conditions.map((c) => ({ ...c, lastTransitionTime: '2026-01-01T00:00:00Z' })) },
+  });
+  const hc = (status: string, reason: string, message?: string) => ({ type: 'HealthCheckSucceeded', status, reason, ...(message ? { message } : {}) });
+  it.for<[string, Conditions, Conditions, string[], boolean]>([
+    ['a health check marks the Machine for the first time', [], [hc('True', 'Healthy')], [], true],
+    ['a health check turns False', [hc('True', 'Healthy')], [hc('False', 'UnhealthyNode')], [], true],
+    ['only its message changes', [hc('False', 'UnhealthyNode', 'a')], [hc('False', 'UnhealthyNode', 'b')], [], true],
+    ['the same condition written again', [hc('True', 'Healthy')], [hc('True', 'Healthy')], [], false],
+    ['a gated condition appears', [], [{ type: 'example.com/Attached', status: 'True', reason: 'Done' }], ['example.com/Attached'], true],
+    ['an ungated foreign condition appears', [], [{ type: 'example.com/Attached', status: 'True', reason: 'Done' }], [], false],
+    ['its own Ready changes (its own echo)', [{ type: 'Ready', status: 'False', reason: 'NotReady' }], [{ type: 'Ready', status: 'True', reason: 'Ready' }], [], false],
+  ])('%s → %s', ([, before, after, gates, matters]) => {
+    const change: ObjectChange = { type: 'MODIFY', oldObject: withStatus(before, gates, '1'), newObject: withStatus(after, gates, '2') };
+    expect(ownChangeMatters(change, { readsOwnConditions: READS })).toBe(matters);
+  });
+
+  it('without readsOwnConditions a status write wakes nothing', () => {
+    const change: ObjectChange = { type: 'MODIFY', oldObject: withStatus([], [], '1'), newObject: withStatus([hc('False', 'UnhealthyNode')], [], '2') };
+    expect(ownChangeMatters(change)).toBe(false);
+  });
+});
