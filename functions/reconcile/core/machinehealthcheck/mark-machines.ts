@@ -4,11 +4,10 @@
  * through the status path only when a condition changes, re-reading on conflicts.
  */
 
-import { type Condition, type ConditionInput, conditionsOf, findCondition, removeCondition, setCondition } from '../../../../shared/contracts/conditions.js';
-import { deepEqual } from '../../../../shared/contracts/json.js';
-import { keyOf, type StoredObject } from '../../../../shared/contracts/object.js';
-import { isConflict, isNotFound } from '../../../../shared/errors/index.js';
+import { type Condition, type ConditionInput, findCondition, removeCondition, setCondition } from '../../../../shared/contracts/conditions.js';
+import type { StoredObject } from '../../../../shared/contracts/object.js';
 import type { ObjectStore } from '../../../../shared/ports/object-store.js';
+import { updateConditions } from '../../engine/references/update-conditions.js';
 import type { Verdict } from './health-rules.js';
 import {
   CONDITION_EXTERNALLY_REMEDIATED,
@@ -17,7 +16,6 @@ import {
   REASON_WAITING_FOR_REMEDIATION,
 } from './well-known.js';
 
-const ATTEMPTS = 5;
 
 /**
  * How an unhealthy Machine is remediated: by its owner (OwnerRemediated), or by an external
@@ -52,18 +50,5 @@ export async function markMachine(
   now: string,
   mode: RemediationMode = { by: 'owner' },
 ): Promise<void> {
-  let current: StoredObject | undefined = machine;
-  for (let attempt = 1; current; attempt++) {
-    const before = conditionsOf(current.status);
-    const after = markedConditions(before, verdict, remediationAllowed, now, mode);
-    if (deepEqual(before, after)) return;
-    try {
-      await store.updateStatus({ ...current, status: { ...(current.status ?? {}), conditions: after } });
-      return;
-    } catch (error) {
-      if (isNotFound(error)) return;
-      if (!isConflict(error) || attempt >= ATTEMPTS) throw error;
-      current = await store.get(keyOf(current));
-    }
-  }
+  await updateConditions(store, machine, (current) => markedConditions(current, verdict, remediationAllowed, now, mode));
 }

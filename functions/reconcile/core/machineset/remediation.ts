@@ -6,14 +6,15 @@
  */
 
 import { conditionsOf, findCondition, setCondition } from '../../../../shared/contracts/conditions.js';
-import { deepEqual, numberAt, valueAt } from '../../../../shared/contracts/json.js';
+import { numberAt, valueAt } from '../../../../shared/contracts/json.js';
 import { controllerOf, isDeleting, keyOf, type StoredObject } from '../../../../shared/contracts/object.js';
 import { LABEL_DEPLOYMENT_NAME } from '../../../../shared/contracts/defaulting/labels.js';
 import { CORE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
 import { intOrString } from '../../../../shared/contracts/schemas/common/names.js';
 import { scaledValue } from '../../../../shared/contracts/validation/core.js';
-import { isConflict, isNotFound } from '../../../../shared/errors/index.js';
+import { isNotFound } from '../../../../shared/errors/index.js';
 import { timestamp } from '../../../../shared/ports/clock.js';
+import { updateConditions } from '../../engine/references/update-conditions.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { CONDITION_OWNER_REMEDIATED } from '../machinehealthcheck/well-known.js';
 import { PREFLIGHT_FAILED_REQUEUE_SECONDS, preflightGate, readCluster } from './preflight-gate.js';
@@ -53,19 +54,8 @@ async function remediationBudget(s: MachineSetScope): Promise<number> {
 
 /** Sets the Machine's OwnerRemediated condition (no write when it says so already); undefined when the Machine is gone. */
 async function setOwnerRemediated(s: MachineSetScope, machine: StoredObject, reason: string, message: string): Promise<StoredObject | undefined> {
-  let current: StoredObject | undefined = machine;
-  for (let attempt = 1; current; attempt++) {
-    const conditions = setCondition(conditionsOf(current.status), { type: CONDITION_OWNER_REMEDIATED, status: 'False', reason, message }, timestamp(s.ctx.clock));
-    if (deepEqual(conditions, conditionsOf(current.status))) return current;
-    try {
-      return await s.ctx.store.updateStatus({ ...current, status: { ...(current.status ?? {}), conditions } });
-    } catch (error) {
-      if (isNotFound(error)) return undefined;
-      if (!isConflict(error) || attempt >= 5) throw error;
-      current = await s.ctx.store.get(keyOf(current));
-    }
-  }
-  return undefined;
+  const condition = { type: CONDITION_OWNER_REMEDIATED, status: 'False' as const, reason, message };
+  return updateConditions(s.ctx.store, machine, (current) => setCondition(current, condition, timestamp(s.ctx.clock)));
 }
 
 async function remove(s: MachineSetScope, machine: StoredObject): Promise<void> {

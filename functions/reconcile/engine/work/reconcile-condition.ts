@@ -1,8 +1,8 @@
 import { conditionsOf, findCondition, setCondition } from '../../../../shared/contracts/conditions.js';
-import { keyOf, type ObjectKey, type StoredObject } from '../../../../shared/contracts/object.js';
-import { isConflict, isNotFound } from '../../../../shared/errors/index.js';
+import type { ObjectKey, StoredObject } from '../../../../shared/contracts/object.js';
 import { type Clock, timestamp } from '../../../../shared/ports/clock.js';
 import type { ObjectStore } from '../../../../shared/ports/object-store.js';
+import { updateConditions } from '../references/update-conditions.js';
 
 /**
  * The condition the work queue owns on every reconciled object: False with a reason and the
@@ -13,7 +13,6 @@ export const CONDITION_RECONCILE_SUCCEEDED = 'ReconcileSucceeded';
 export const REASON_RETRIES_EXHAUSTED = 'RetriesExhausted';
 export const REASON_SUCCEEDED = 'Succeeded';
 
-const WRITE_ATTEMPTS = 5;
 /** Messages are capped so a huge error cannot push the item past the size limit. */
 const MAX_MESSAGE_LENGTH = 1024;
 
@@ -47,21 +46,6 @@ async function writeCondition(
   reason: string,
   message: string | undefined,
 ): Promise<void> {
-  let current: StoredObject | undefined = start;
-  for (let attempt = 1; current && attempt <= WRITE_ATTEMPTS; attempt++) {
-    const conditions = setCondition(
-      conditionsOf(current.status),
-      { type: CONDITION_RECONCILE_SUCCEEDED, status, reason, ...(message ? { message } : {}) },
-      timestamp(target.clock),
-      current.metadata.generation,
-    );
-    try {
-      await target.store.updateStatus({ ...current, status: { ...current.status, conditions } });
-      return;
-    } catch (error) {
-      if (isNotFound(error)) return;
-      if (!isConflict(error) || attempt === WRITE_ATTEMPTS) throw error;
-      current = await target.store.get(keyOf(current));
-    }
-  }
+  const condition = { type: CONDITION_RECONCILE_SUCCEEDED, status, reason, ...(message ? { message } : {}) };
+  await updateConditions(target.store, start, (current, object) => setCondition(current, condition, timestamp(target.clock), object.metadata.generation));
 }
