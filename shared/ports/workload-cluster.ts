@@ -1,6 +1,9 @@
 import { isRecord } from '../contracts/json.js';
-import { TerminalError, TransientError } from '../errors/index.js';
 import type { ObjectStore } from './object-store.js';
+import type { StaticPod } from './workload-static-pods.js';
+
+export * from './workload-cluster-errors.js';
+export type { StaticPod, StaticPodContainer } from './workload-static-pods.js';
 
 /** A Node condition (corev1.NodeCondition) as health checks read it. */
 export interface WorkloadNodeCondition {
@@ -212,6 +215,11 @@ export interface WorkloadCluster {
    * etcd refuses unless that member is the leader and the target a voting member (transient).
    */
   moveEtcdLeader(cluster: WorkloadClusterRef, node: EtcdNode, targetMemberId: string): Promise<void>;
+  /**
+   * The `kube-system` Pods on the control-plane `node` (the mirror Pods of its static Pods,
+   * `<component>-<node>`) with their status; none when the Node runs none.
+   */
+  listStaticPods(cluster: WorkloadClusterRef, node: EtcdNode): Promise<StaticPod[]>;
   /** The ConfigMap's data; undefined when there is none. */
   readConfigMap(cluster: WorkloadClusterRef, configMap: ConfigMapRef): Promise<WorkloadConfigMap | undefined>;
   /**
@@ -255,6 +263,7 @@ const WORKLOAD_CLUSTER_METHODS = [
   'removeEtcdMember',
   'etcdStatus',
   'moveEtcdLeader',
+  'listStaticPods',
   'readConfigMap',
   'writeConfigMapData',
   'readContainerImage',
@@ -264,39 +273,4 @@ const WORKLOAD_CLUSTER_METHODS = [
 
 export function isWorkloadCluster(value: unknown): value is WorkloadCluster {
   return isRecord(value) && WORKLOAD_CLUSTER_METHODS.every((method) => typeof value[method] === 'function');
-}
-
-/**
- * The workload cluster cannot be reached yet: no `<cluster>-kubeconfig` Secret, connection refused,
- * a timeout, a 5xx. `reason` goes into the condition; retry with backoff.
- */
-export class WorkloadClusterUnavailableError extends TransientError {
-  readonly reason: 'KubeconfigNotFound' | 'KubeconfigInvalid' | 'ConnectionDown';
-  constructor(reason: WorkloadClusterUnavailableError['reason'], message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'WorkloadClusterUnavailableError';
-    this.reason = reason;
-  }
-}
-
-/** The Node (or object) changed since it was read: read it again and retry. */
-export class WorkloadClusterConflictError extends TransientError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'WorkloadClusterConflictError';
-  }
-}
-
-/** The workload cluster refused capless's credentials (401/403): a retry will not help until someone fixes them. */
-export class WorkloadClusterAccessDeniedError extends TerminalError {
-  readonly code: number;
-  constructor(code: number, message: string, options?: { cause?: unknown }) {
-    super(code === 401 ? 'Unauthorized' : 'Forbidden', message, options);
-    this.name = 'WorkloadClusterAccessDeniedError';
-    this.code = code;
-  }
-}
-
-export function isWorkloadClusterError(error: unknown): error is WorkloadClusterUnavailableError | WorkloadClusterAccessDeniedError {
-  return error instanceof WorkloadClusterUnavailableError || error instanceof WorkloadClusterAccessDeniedError;
 }

@@ -92,6 +92,14 @@ export class InMemoryWorkloadCluster extends SimulatedWorkloadCluster {
     return nodes.some((node) => node.name === through.name && node.providerID === through.providerID) ? nodes : undefined;
   }
 
+  /** A simulated Node the in-memory provider issued a kube-apiserver certificate for runs a control plane. */
+  protected override async controlPlaneNode(cluster: WorkloadClusterRef, node: EtcdNode): Promise<WorkloadNode | undefined> {
+    const machine = await this.simulatedMachine(cluster, node.providerID);
+    const found = simulatedNodeOf(machine?.status);
+    const runsControlPlane = stringAt(machine, 'status', 'simulatedNode', 'apiServerCertificateNotAfter') !== undefined;
+    return found?.name === node.name && runsControlPlane ? found : undefined;
+  }
+
   private async simulatedMachine(cluster: WorkloadClusterRef, providerID: string): Promise<StoredObject | undefined> {
     const parsed = parseInMemoryProviderID(providerID);
     if (!parsed || parsed.namespace !== cluster.namespace) return undefined;

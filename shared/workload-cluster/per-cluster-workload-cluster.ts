@@ -18,6 +18,7 @@ import type {
   EvictionOutcome,
   NodePatch,
   PodControllerRef,
+  StaticPod,
   WorkloadCluster,
   WorkloadClusterRef,
   WorkloadConfigMap,
@@ -110,6 +111,10 @@ export class PerClusterWorkloadCluster implements WorkloadCluster {
 
   async etcdStatus(cluster: WorkloadClusterRef, node: EtcdNode): Promise<EtcdStatus | undefined> {
     return (parseInMemoryProviderID(node.providerID) ? this.simulated : this.real).etcdStatus(cluster, node);
+  }
+
+  async listStaticPods(cluster: WorkloadClusterRef, node: EtcdNode): Promise<StaticPod[]> {
+    return (parseInMemoryProviderID(node.providerID) ? this.simulated : this.real).listStaticPods(cluster, node);
   }
 
   async moveEtcdLeader(cluster: WorkloadClusterRef, node: EtcdNode, targetMemberId: string): Promise<void> {

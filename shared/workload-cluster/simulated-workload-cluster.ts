@@ -14,6 +14,7 @@ import {
   type EvictionOutcome,
   type NodePatch,
   type PodControllerRef,
+  type StaticPod,
   type WorkloadCluster,
   WorkloadClusterConflictError,
   WorkloadClusterUnavailableError,
@@ -39,6 +40,9 @@ function containersOf(controller: WorkloadObject): Record<string, unknown>[] {
   const containers = recordAt(controller, 'spec', 'template', 'spec')?.containers;
   return Array.isArray(containers) ? containers.filter(isRecord) : [];
 }
+
+/** The static Pods kubeadm writes on a control-plane Node with a stacked etcd. */
+const KUBEADM_STATIC_PODS = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const;
 
 export abstract class SimulatedWorkloadCluster implements WorkloadCluster {
   /** Where applied objects, Node metadata and Pods live; share one per process so every reconcile sees the same clusters. */
@@ -104,6 +108,24 @@ export abstract class SimulatedWorkloadCluster implements WorkloadCluster {
   async etcdStatus(cluster: WorkloadClusterRef, node: EtcdNode): Promise<EtcdStatus | undefined> {
     const nodes = await this.etcdNodes(cluster, node);
     return nodes && this.objects.etcd.status(cluster, nodes, node);
+  }
+
+  /**
+   * The control-plane Node `node` names, when this cluster simulates one there (a subclass says
+   * which: none does here).
+   */
+  protected async controlPlaneNode(_cluster: WorkloadClusterRef, _node: EtcdNode): Promise<WorkloadNode | undefined> {
+    return undefined;
+  }
+
+  /** kubeadm's static Pods on a simulated control-plane Node: Running and Ready while the Node is, Pending before. */
+  async listStaticPods(cluster: WorkloadClusterRef, node: EtcdNode): Promise<StaticPod[]> {
+    const found = await this.controlPlaneNode(cluster, node);
+    if (!found) return [];
+    const conditions = found.ready
+      ? [{ type: 'PodScheduled', status: 'True' }, { type: 'Initialized', status: 'True' }, { type: 'Ready', status: 'True' }]
+      : [{ type: 'PodScheduled', status: 'True' }, { type: 'Initialized', status: 'False' }];
+    return KUBEADM_STATIC_PODS.map((component) => ({ name: `${component}-${node.name}`, phase: found.ready ? 'Running' : 'Pending', conditions, containers: [{}] }));
   }
 
   async moveEtcdLeader(cluster: WorkloadClusterRef, node: EtcdNode, targetMemberId: string): Promise<void> {

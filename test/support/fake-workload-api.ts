@@ -282,7 +282,11 @@ function staticPod(name: string, nodeName: string, component: string) {
     kind: 'Pod',
     metadata: { name, namespace: 'kube-system', annotations: { 'kubernetes.io/config.mirror': 'static' } },
     spec: { nodeName, containers: [{ name: component, image: `registry.k8s.io/${component}` }] },
-    status: { phase: 'Running' },
+    status: {
+      phase: 'Running',
+      conditions: ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'].map((type) => ({ type, status: 'True' })),
+      containerStatuses: [{ name: component, ready: true, restartCount: 0, image: `registry.k8s.io/${component}`, imageID: '', state: { running: { startedAt: '2026-01-01T00:00:00Z' } } }],
+    },
   };
 }
 

@@ -33,6 +33,7 @@ import {
   type EvictionOutcome,
   type NodePatch,
   type PodControllerRef,
+  type StaticPod,
   type WorkloadCluster,
   type WorkloadClusterRef,
   type WorkloadConfigMap,
@@ -50,7 +51,7 @@ import { EtcdCredentialsCache } from './etcd-credentials.js';
 import { etcdStatus, listEtcdMembers, moveEtcdLeader, removeEtcdMember } from './etcd-gateway.js';
 import { FIELD_MANAGER, readConfigMap, readContainerImage, setContainerImage, writeConfigMapData } from './kept-objects.js';
 import { workloadNodeOf } from './node-mapping.js';
-import { persistentVolumeOfV1, refusedEviction, volumeAttachmentOf, workloadPodOfV1 } from './pod-mapping.js';
+import { persistentVolumeOfV1, refusedEviction, staticPodOfV1, volumeAttachmentOf, workloadPodOfV1 } from './pod-mapping.js';
 import { type ClusterClient, describeCluster, WorkloadApiClients } from './workload-api-clients.js';
 import { classifyWorkloadApiError, statusMessage } from './workload-api-errors.js';
 
@@ -138,6 +139,16 @@ export class KubeconfigWorkloadCluster implements WorkloadCluster {
       this.api.call(`listing the Pods on Node ${nodeName} of ${describeCluster(cluster)}`, () => client.core.listPodForAllNamespaces({ fieldSelector: `spec.nodeName=${nodeName}`, ...this.api.page(continueToken) })),
     );
     return pods.flatMap((pod) => workloadPodOfV1(pod) ?? []);
+  }
+
+  async listStaticPods(cluster: WorkloadClusterRef, node: EtcdNode): Promise<StaticPod[]> {
+    const client = await this.api.clientFor(cluster);
+    const pods = await allPages((continueToken) =>
+      this.api.call(`listing the kube-system Pods on Node ${node.name} of ${describeCluster(cluster)}`, () =>
+        client.core.listNamespacedPod({ namespace: 'kube-system', fieldSelector: `spec.nodeName=${node.name}`, ...this.api.page(continueToken) }),
+      ),
+    );
+    return pods.flatMap((pod) => staticPodOfV1(pod) ?? []);
   }
 
   async listVolumeAttachments(cluster: WorkloadClusterRef, nodeName: string): Promise<WorkloadVolumeAttachment[]> {

@@ -1,12 +1,14 @@
 /**
  * Pods, PersistentVolumes and evictions as client-node returns them → what a drain sees
- * (WorkloadPod, WorkloadPersistentVolume, EvictionOutcome). A refused eviction keeps the API's message and its causes, the way Cluster
+ * (WorkloadPod, WorkloadPersistentVolume, EvictionOutcome), and a static Pod's status as the
+ * control plane's health check reads it (StaticPod). A refused eviction keeps the API's message and its causes, the way Cluster
  * API's drain reports them ("Cannot evict pod as it would violate the pod's disruption budget. The
  * disruption budget web needs 2 healthy pods and has 2 currently").
  */
 import { ApiException, type V1PersistentVolume, type V1Pod } from '@kubernetes/client-node';
 import { isRecord } from '../../contracts/json.js';
 import type { EvictionOutcome, WorkloadPersistentVolume, WorkloadPod, WorkloadVolumeAttachment } from '../../ports/workload-cluster.js';
+import type { StaticPod } from '../../ports/workload-static-pods.js';
 import { statusBody } from './workload-api-errors.js';
 
 export function workloadPodOfV1(pod: V1Pod): WorkloadPod | undefined {
@@ -24,6 +26,21 @@ export function workloadPodOfV1(pod: V1Pod): WorkloadPod | undefined {
     ...(deletion ? { deletionTimestamp: deletion instanceof Date ? deletion.toISOString() : String(deletion) } : {}),
     localStorage: (pod.spec?.volumes ?? []).some((volume) => volume.emptyDir !== undefined),
     persistentVolumeClaims: (pod.spec?.volumes ?? []).flatMap((volume) => volume.persistentVolumeClaim?.claimName ?? []),
+  };
+}
+
+export function staticPodOfV1(pod: V1Pod): StaticPod | undefined {
+  const name = pod.metadata?.name;
+  if (!name) return undefined;
+  return {
+    name,
+    ...(pod.status?.phase ? { phase: pod.status.phase } : {}),
+    conditions: (pod.status?.conditions ?? []).map((c) => ({ type: c.type, status: c.status })),
+    containers: (pod.status?.containerStatuses ?? []).map((c) => ({
+      ...(c.state?.waiting ? { waitingReason: c.state.waiting.reason ?? '' } : {}),
+      ...(c.state?.terminated ? { terminatedReason: c.state.terminated.reason ?? '' } : {}),
+      ...(c.lastState?.terminated ? { lastExitCode: c.lastState.terminated.exitCode } : {}),
+    })),
   };
 }
 

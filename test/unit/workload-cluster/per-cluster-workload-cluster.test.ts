@@ -26,6 +26,7 @@ function recorder(name: string, calls: string[]): WorkloadCluster {
     removeEtcdMember: asked(undefined),
     etcdStatus: asked(undefined),
     moveEtcdLeader: asked(undefined),
+    listStaticPods: asked([]),
     readConfigMap: asked(undefined),
     writeConfigMapData: asked(undefined),
     readContainerImage: asked(undefined),
@@ -59,14 +60,15 @@ describe('PerClusterWorkloadCluster', () => {
   it.each([
     ['in-memory://default/m1', 'simulated'],
     ['aws:///us-east-1a/i-0123456789abcdef0', 'real'],
-  ])('asks etcd through the Node of %s in the %s cluster', async (providerID, expected) => {
+  ])('asks etcd and the static Pods through the Node of %s in the %s cluster', async (providerID, expected) => {
     const calls: string[] = [];
     const workload = new PerClusterWorkloadCluster(new MemoryObjectStore(), recorder('simulated', calls), recorder('real', calls));
     await workload.listEtcdMembers({ namespace: 'default', name: 'c1' }, { name: 'n1', providerID });
     await workload.removeEtcdMember({ namespace: 'default', name: 'c1' }, { name: 'n1', providerID }, '1');
     await workload.etcdStatus({ namespace: 'default', name: 'c1' }, { name: 'n1', providerID });
     await workload.moveEtcdLeader({ namespace: 'default', name: 'c1' }, { name: 'n1', providerID }, '2');
-    expect(calls).toEqual([expected, expected, expected, expected]);
+    await workload.listStaticPods({ namespace: 'default', name: 'c1' }, { name: 'n1', providerID });
+    expect(calls).toEqual([expected, expected, expected, expected, expected]);
   });
 
   it.each<[string, KubeObject[], string]>([

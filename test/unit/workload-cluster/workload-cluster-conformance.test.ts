@@ -135,6 +135,20 @@ describe.each(implementations)('WorkloadCluster conformance, etcd members: %s', 
   });
 });
 
+describe.each(implementations)('WorkloadCluster conformance, static Pods: %s', (_name, start) => {
+  it("lists a control-plane Node's kube-apiserver Pod Running and Ready, and none on a worker", async () => {
+    const h = await start();
+    harness = h;
+    const cp = { name: 'cp-1', providerID: (await h.addControlPlaneNode('cp-1')).providerID };
+    const worker = { name: 'worker-1', providerID: await h.addNode('worker-1', true) };
+    const apiServer = (await h.workload.listStaticPods(h.cluster, cp)).find((pod) => pod.name === 'kube-apiserver-cp-1');
+    expect(apiServer?.phase).toBe('Running');
+    expect(apiServer?.conditions.find((c) => c.type === 'Ready')?.status).toBe('True');
+    expect(apiServer?.containers.every((c) => c.waitingReason === undefined && c.terminatedReason === undefined)).toBe(true);
+    expect(await h.workload.listStaticPods(h.cluster, worker)).toEqual([]);
+  });
+});
+
 describe.each(implementations)('WorkloadCluster conformance, ConfigMaps: %s', (_name, start) => {
   const ref = { namespace: 'kube-system', name: 'kubeadm-config' };
 
