@@ -3,6 +3,7 @@
 import { CONTROL_PLANE_GROUP, CORE_GROUP } from '../common/well-known.js';
 import type { ReconcilerDefinition } from '../../engine/skeleton/types.js';
 import { deleteControlPlane } from './delete-phases.js';
+import { reportControlPlaneHealth } from './control-plane-health.js';
 import { reconcileEtcdMembers } from './etcd-members.js';
 import { syncKubeProxyImage } from './kube-proxy.js';
 import { updateControlPlane } from './update-control-plane.js';
@@ -68,7 +69,22 @@ export const kubeadmControlPlaneReconciler: ReconcilerDefinition<KcpScope> = {
     { kind: { group: CORE_GROUP, kind: 'Machine' }, by: 'clusterLabel', on: ['REMOVE'] },
   ],
   createScope: createKcpScope,
-  phases: [resolveCluster, reconcileCertificates, reconcileKubeconfig, collectMachines, syncMachines, reconcileEtcdMembers, preTerminateHookPhase, remediateControlPlane, updateControlPlane, reconcileReplicas, syncKubeProxyImage, reportConditions, reconcileCertificateExpiries],
+  phases: [
+    resolveCluster,
+    reconcileCertificates,
+    reconcileKubeconfig,
+    collectMachines,
+    syncMachines,
+    reportControlPlaneHealth,
+    reconcileEtcdMembers,
+    preTerminateHookPhase,
+    remediateControlPlane,
+    updateControlPlane,
+    reconcileReplicas,
+    syncKubeProxyImage,
+    reportConditions,
+    reconcileCertificateExpiries,
+  ],
   deletePhases: [deleteControlPlane],
   computeStatus: (scope) =>
     kcpStatus({

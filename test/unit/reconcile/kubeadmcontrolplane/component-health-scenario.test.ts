@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { conditionsOf, findCondition } from '../../../../shared/contracts/conditions.js';
+import type { EtcdNode, StaticPod, WorkloadCluster, WorkloadClusterRef } from '../../../../shared/ports/workload-cluster.js';
+import type { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
+import { InMemoryWorkloadCluster } from '../../../../shared/workload-cluster/in-memory-workload-cluster.js';
+import { cpMachines, kcp, nodeOf, setup } from '../../../support/kcp-converge.js';
+
+const COMPONENTS = ['APIServerPodHealthy', 'ControllerManagerPodHealthy', 'SchedulerPodHealthy', 'EtcdPodHealthy'];
+
+/** The simulated clusters, with the kube-scheduler on the Nodes named in `crashing` crash looping. */
+class CrashingScheduler extends InMemoryWorkloadCluster {
+  constructor(
+    store: MemoryObjectStore,
+    readonly crashing: Set<string>,
+  ) {
+    super(store);
+  }
+
+  override readingThrough(): WorkloadCluster {
+    return this;
+  }
+
+  override async listStaticPods(cluster: WorkloadClusterRef, node: EtcdNode): Promise<StaticPod[]> {
+    const pods = await super.listStaticPods(cluster, node);
+    if (!this.crashing.has(node.name)) return pods;
+    return pods.map((pod) =>
+      pod.name === `kube-scheduler-${node.name}` ? { ...pod, conditions: [{ type: 'Ready', status: 'False' }], containers: [{ waitingReason: 'CrashLoopBackOff', lastExitCode: 1 }] } : pod,
+    );
+  }
+}
+
+async function componentConditions(store: MemoryObjectStore) {
+  return Object.fromEntries(
+    (await cpMachines(store)).map((m) => [m.metadata.name, COMPONENTS.map((type) => findCondition(conditionsOf(m.status), type)).map((c) => `${c?.status}/${c?.reason}`)]),
+  );
+}
+
+describe('KubeadmControlPlane component health (converge harness, in-memory provider)', () => {
+  it('marks each control-plane Machine’s static Pods Running and the control plane’s components Healthy', async () => {
+    const { store, run } = await setup(3);
+    expect((await run()).errors).toEqual([]);
+    const machines = await componentConditions(store);
+    expect(Object.keys(machines)).toHaveLength(3);
+    for (const conditions of Object.values(machines)) expect(conditions).toEqual(COMPONENTS.map(() => 'True/Running'));
+    expect(findCondition(conditionsOf((await kcp(store))?.status), 'ControlPlaneComponentsHealthy')).toMatchObject({ status: 'True', reason: 'Healthy' });
+  });
+
+  it('says which Machine’s component fails, on the Machine and in the control plane, and clears it once the Pod recovers', async () => {
+    const crashing = new Set<string>();
+    const { store, run, clock } = await setup(3, { workload: (s) => new CrashingScheduler(s, crashing) });
+    expect((await run()).errors).toEqual([]);
+    const [sick] = await cpMachines(store);
+    crashing.add(nodeOf(sick).name);
+    clock.advanceSeconds(20);
+    expect((await run()).errors).toEqual([]);
+    const scheduler = findCondition(conditionsOf((await store.get({ group: 'cluster.x-k8s.io', kind: 'Machine', namespace: 'default', name: sick?.metadata.name ?? '' }))?.status), 'SchedulerPodHealthy');
+    expect(scheduler).toMatchObject({ status: 'False', reason: 'Failed', message: 'CrashLoopBackOff' });
+    expect(findCondition(conditionsOf((await kcp(store))?.status), 'ControlPlaneComponentsHealthy')).toMatchObject({
+      status: 'False',
+      reason: 'NotHealthy',
+      message: `* Machine ${sick?.metadata.name}:\n  * SchedulerPodHealthy: CrashLoopBackOff`,
+    });
+
+    crashing.clear();
+    clock.advanceSeconds(20);
+    expect((await run()).errors).toEqual([]);
+    expect(findCondition(conditionsOf((await kcp(store))?.status), 'ControlPlaneComponentsHealthy')).toMatchObject({ status: 'True', reason: 'Healthy' });
+  });
+});
