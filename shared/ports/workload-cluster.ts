@@ -115,6 +115,14 @@ export interface EtcdMember {
   /** etcd's member ID, a uint64 written in decimal. */
   id: string;
   name: string;
+  /** A learner: added, not yet promoted to a voting member. */
+  isLearner?: boolean;
+}
+
+/** An alarm etcd raised on a member (`NOSPACE`, `CORRUPT`). */
+export interface EtcdAlarm {
+  memberId: string;
+  alarm: string;
 }
 
 /** What one etcd member reports of itself (etcd's Maintenance Status): its ID and its leader's ("0" while there is none). */
@@ -208,6 +216,8 @@ export interface WorkloadCluster {
   listEtcdMembers(cluster: WorkloadClusterRef, node: EtcdNode): Promise<EtcdMember[] | undefined>;
   /** Removes the member through the etcd Pod on `node`; a member that is already gone is removed. */
   removeEtcdMember(cluster: WorkloadClusterRef, node: EtcdNode, memberId: string): Promise<void>;
+  /** The alarms etcd has raised on its members, asked through `node`; undefined when the Node runs no etcd Pod. */
+  listEtcdAlarms(cluster: WorkloadClusterRef, node: EtcdNode): Promise<EtcdAlarm[] | undefined>;
   /** The status of the etcd member on `node` (its leader among it); undefined when the Node runs no etcd Pod. */
   etcdStatus(cluster: WorkloadClusterRef, node: EtcdNode): Promise<EtcdStatus | undefined>;
   /**
@@ -262,6 +272,7 @@ const WORKLOAD_CLUSTER_METHODS = [
   'listEtcdMembers',
   'removeEtcdMember',
   'etcdStatus',
+  'listEtcdAlarms',
   'moveEtcdLeader',
   'listStaticPods',
   'readConfigMap',

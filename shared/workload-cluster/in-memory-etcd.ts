@@ -7,7 +7,7 @@
  * applied objects are.
  */
 import { createHash } from 'node:crypto';
-import { type EtcdMember, type EtcdNode, type EtcdStatus, type WorkloadClusterRef, WorkloadClusterUnavailableError } from '../ports/workload-cluster.js';
+import { type EtcdAlarm, type EtcdMember, type EtcdNode, type EtcdStatus, type WorkloadClusterRef, WorkloadClusterUnavailableError } from '../ports/workload-cluster.js';
 
 /** A uint64 in decimal, as etcd's member IDs are written. */
 export function simulatedMemberId(providerID: string): string {
@@ -17,6 +17,8 @@ export function simulatedMemberId(providerID: string): string {
 interface SimulatedEtcd {
   removed: Set<string>;
   leader?: string;
+  /** Alarms raised on members (a test raises them; nothing in the simulation fills a disk). */
+  alarms: EtcdAlarm[];
 }
 
 export class InMemoryEtcd {
@@ -26,6 +28,16 @@ export class InMemoryEtcd {
   members(cluster: WorkloadClusterRef, nodes: readonly EtcdNode[]): EtcdMember[] {
     const gone = this.of(cluster).removed;
     return nodes.map((node) => ({ id: simulatedMemberId(node.providerID), name: node.name })).filter((member) => !gone.has(member.id));
+  }
+
+  /** The alarms raised on the members still in the cluster. */
+  alarms(cluster: WorkloadClusterRef, nodes: readonly EtcdNode[]): EtcdAlarm[] {
+    const ids = new Set(this.members(cluster, nodes).map((member) => member.id));
+    return this.of(cluster).alarms.filter((alarm) => ids.has(alarm.memberId));
+  }
+
+  raiseAlarm(cluster: WorkloadClusterRef, alarm: EtcdAlarm): void {
+    this.of(cluster).alarms.push({ ...alarm });
   }
 
   remove(cluster: WorkloadClusterRef, memberId: string): void {
@@ -55,7 +67,7 @@ export class InMemoryEtcd {
     const key = `${cluster.namespace}/${cluster.name}`;
     let etcd = this.clusters.get(key);
     if (!etcd) {
-      etcd = { removed: new Set() };
+      etcd = { removed: new Set(), alarms: [] };
       this.clusters.set(key, etcd);
     }
     return etcd;

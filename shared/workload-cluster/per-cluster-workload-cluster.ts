@@ -12,6 +12,7 @@ import type {
   ApplyMode,
   ConfigMapRef,
   ContainerImage,
+  EtcdAlarm,
   EtcdMember,
   EtcdNode,
   EtcdStatus,
@@ -107,6 +108,10 @@ export class PerClusterWorkloadCluster implements WorkloadCluster {
 
   async removeEtcdMember(cluster: WorkloadClusterRef, node: EtcdNode, memberId: string): Promise<void> {
     return (parseInMemoryProviderID(node.providerID) ? this.simulated : this.real).removeEtcdMember(cluster, node, memberId);
+  }
+
+  async listEtcdAlarms(cluster: WorkloadClusterRef, node: EtcdNode): Promise<EtcdAlarm[] | undefined> {
+    return (parseInMemoryProviderID(node.providerID) ? this.simulated : this.real).listEtcdAlarms(cluster, node);
   }
 
   async etcdStatus(cluster: WorkloadClusterRef, node: EtcdNode): Promise<EtcdStatus | undefined> {

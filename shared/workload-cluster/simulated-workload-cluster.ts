@@ -8,6 +8,7 @@ import {
   type ApplyMode,
   type ConfigMapRef,
   type ContainerImage,
+  type EtcdAlarm,
   type EtcdMember,
   type EtcdNode,
   type EtcdStatus,
@@ -103,6 +104,11 @@ export abstract class SimulatedWorkloadCluster implements WorkloadCluster {
 
   async removeEtcdMember(cluster: WorkloadClusterRef, node: EtcdNode, memberId: string): Promise<void> {
     if (await this.etcdNodes(cluster, node)) this.objects.etcd.remove(cluster, memberId);
+  }
+
+  async listEtcdAlarms(cluster: WorkloadClusterRef, node: EtcdNode): Promise<EtcdAlarm[] | undefined> {
+    const nodes = await this.etcdNodes(cluster, node);
+    return nodes && this.objects.etcd.alarms(cluster, nodes);
   }
 
   async etcdStatus(cluster: WorkloadClusterRef, node: EtcdNode): Promise<EtcdStatus | undefined> {

@@ -49,6 +49,8 @@ export interface FakeWorkloadApi {
   etcdCa: CertificateKeyPair;
   /** Runs an etcd static Pod on the Node (`kube-system/etcd-<node>`), a member of the one etcd every such Pod answers for. */
   putEtcdMember(nodeName: string): Promise<void>;
+  /** etcd raises `alarm` on the member of Node `nodeName`. */
+  raiseEtcdAlarm(nodeName: string, alarm: string): void;
   /** The etcd members, as the etcd Pods list them. */
   etcdMembers(): FakeEtcdMember[];
   /** The etcd leader's member ID. */
@@ -69,7 +71,7 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
   const stranger = await issueClientCertificate({ ca: otherCa, now, algorithm: 'ECDSA-P256' });
 
   const etcdCa = await generateCertificateAuthority({ now, commonName: 'etcd-ca', algorithm: 'ECDSA-P256' });
-  const etcd: FakeEtcd = { members: [] };
+  const etcd: FakeEtcd = { members: [], alarms: [] };
   const etcdServers = new Map<string, EtcdServer>();
 
   const token = randomBytes(16).toString('hex');
@@ -229,6 +231,11 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
       etcdServers.set(`kube-system/${name}`, await startEtcdStandIn(etcdCa, etcd, nodeName, now));
       etcd.members.push({ ID: String(BigInt(`0x${randomBytes(8).toString('hex')}`)), name: nodeName });
       store(collectionAt('/api/v1/namespaces/kube-system/pods'), staticPod(name, nodeName, 'etcd'));
+    },
+    raiseEtcdAlarm(nodeName, alarm) {
+      const member = etcd.members.find((m) => m.name === nodeName);
+      if (!member) throw new Error(`no etcd member on ${nodeName}`);
+      etcd.alarms.push({ memberID: member.ID, alarm });
     },
     etcdMembers: () => etcd.members.map((m) => ({ ...m })),
     etcdLeader: () => etcd.leader ?? etcd.members[0]?.ID,

@@ -5,7 +5,8 @@
  * cluster's etcd CA and accepts only clients with one; it serves the JSON gateway's member list
  * and remove (IDs as decimal strings; an unknown member is gRPC NotFound, code 5), the member's
  * status (its ID and the leader's: the first member until leadership moves) and the leadership
- * transfer, which only the leader's Pod accepts (gRPC FailedPrecondition, code 9, otherwise).
+ * transfer, which only the leader's Pod accepts (gRPC FailedPrecondition, code 9, otherwise), and
+ * the alarm list (an AlarmRequest with action GET).
  */
 import { createServer, type Server } from 'node:https';
 import { isRecord } from '../../shared/contracts/json.js';
@@ -24,6 +25,8 @@ export interface FakeEtcd {
   members: FakeEtcdMember[];
   /** The leader's ID; the first member when unset or removed. */
   leader?: string;
+  /** Alarms raised, as etcd's AlarmMember (the type by name, as the gateway writes enums). */
+  alarms: { memberID: string; alarm: string }[];
 }
 
 function leaderOf(etcd: FakeEtcd): string | undefined {
@@ -99,6 +102,11 @@ function answerFor(etcd: FakeEtcd, nodeName: string, path: string, body: unknown
       if (!members.some((m) => m.ID === target)) return grpcError(400, 9, 'etcdserver: bad leader transferee');
       etcd.leader = target;
       return [200, { header: { cluster_id: '1', member_id: self } }];
+    }
+    case '/v3/maintenance/alarm': {
+      if (!isRecord(body) || (body.action !== 'GET' && body.action !== 0 && body.action !== undefined)) return grpcError(400, 3, 'only action GET is served here');
+      const alarms = etcd.alarms.filter((a) => members.some((m) => m.ID === a.memberID));
+      return [200, { header: { cluster_id: '1', member_id: self }, ...(alarms.length > 0 ? { alarms } : {}) }];
     }
     default:
       return grpcError(404, 5, 'Not Found');

@@ -7,6 +7,7 @@ import { KubeconfigWorkloadCluster } from '../../shared/adapters/kubernetes/kube
 import { isRecord } from '../../shared/contracts/json.js';
 import type { WorkloadCluster, WorkloadClusterRef, WorkloadObject } from '../../shared/ports/workload-cluster.js';
 import { MemoryObjectStore } from '../../shared/store/memory-store.js';
+import { simulatedMemberId } from '../../shared/workload-cluster/in-memory-etcd.js';
 import { InMemoryWorkloadCluster, inMemoryProviderID } from '../../shared/workload-cluster/in-memory-workload-cluster.js';
 import { type FakeWorkloadApi, startFakeWorkloadApi } from './fake-workload-api.js';
 
@@ -19,6 +20,8 @@ export interface WorkloadClusterHarness {
   addControlPlaneNode(name: string): Promise<{ providerID: string; certificateNotAfter: string }>;
   /** A control-plane Node that runs a member of the cluster's etcd: its providerID. */
   addEtcdNode(name: string): Promise<string>;
+  /** etcd raises `alarm` (NOSPACE, CORRUPT) on the member of the etcd Node `name`. */
+  raiseEtcdAlarm(name: string, alarm: string): Promise<void>;
   /** The object as the workload cluster now holds it. */
   applied(object: Pick<WorkloadObject, 'apiVersion' | 'kind' | 'metadata'>): Promise<Record<string, unknown> | undefined>;
   close(): Promise<void>;
@@ -51,6 +54,9 @@ export async function inMemoryHarness(): Promise<WorkloadClusterHarness> {
     },
     // The in-memory provider's kubeadm starts an etcd member with each control-plane Node.
     addEtcdNode: (name) => addSimulatedNode(name, true, { apiServerCertificateNotAfter: '2027-12-03T09:00:00Z' }),
+    async raiseEtcdAlarm(name, alarm) {
+      workload.objects.etcd.raiseAlarm(CLUSTER, { memberId: simulatedMemberId(inMemoryProviderID(CLUSTER.namespace, name)), alarm });
+    },
     async applied(object) {
       return workload.objects
         .objectsOf(CLUSTER)
@@ -110,6 +116,9 @@ export async function kubeconfigHarness(options: { pageSize?: number; withSecret
       const data = { 'tls.crt': Buffer.from(api.etcdCa.certPem).toString('base64'), 'tls.key': Buffer.from(api.etcdCa.keyPem).toString('base64') };
       if (!(await store.get({ group: '', kind: 'Secret', namespace: CLUSTER.namespace, name: etcdSecret.metadata.name }))) await store.create({ ...etcdSecret, data });
       return providerID;
+    },
+    async raiseEtcdAlarm(name, alarm) {
+      api.raiseEtcdAlarm(name, alarm);
     },
     async applied(object) {
       const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/') : [undefined, object.apiVersion];

@@ -19,6 +19,7 @@ export function workloadClusterStub(overrides: Partial<WorkloadCluster> = {}): W
     listEtcdMembers: async () => undefined,
     removeEtcdMember: async () => {},
     etcdStatus: async () => undefined,
+    listEtcdAlarms: async () => undefined,
     listStaticPods: async () => [],
     moveEtcdLeader: async () => {},
     readConfigMap: async () => undefined,

@@ -5,14 +5,14 @@
  * the cluster's etcd CA (the server's certificate is verified against that CA; its names are the
  * Node's, not the forwarded address), and etcd's JSON gateway over it (`POST
  * /v3/cluster/member/list`, `/v3/cluster/member/remove`, `/v3/maintenance/status`,
- * `/v3/maintenance/transfer-leadership`; member IDs are uint64 written as decimal strings). No
+ * `/v3/maintenance/transfer-leadership`, `/v3/maintenance/alarm`; member IDs are uint64 written as decimal strings). No
  * etcd Pod is undefined; a member already removed is done.
  */
 import { request } from 'node:http';
 import { type TLSSocket, connect as tlsConnect } from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { isRecord } from '../../contracts/json.js';
-import { type EtcdMember, type EtcdStatus, WorkloadClusterUnavailableError } from '../../ports/workload-cluster.js';
+import { type EtcdAlarm, type EtcdMember, type EtcdStatus, WorkloadClusterUnavailableError } from '../../ports/workload-cluster.js';
 import { forwardPort, handshake } from './port-forward.js';
 
 /** kubeadm's etcd client port. */
@@ -93,7 +93,7 @@ export async function listEtcdMembers(config: KubeConfig, nodeName: string, cred
   const members = Array.isArray(answer.body.members) ? answer.body.members : [];
   return members.flatMap((m) => {
     const id = isRecord(m) ? memberIdAt(m.ID) : undefined;
-    return isRecord(m) && id ? [{ id, name: typeof m.name === 'string' ? m.name : '' }] : [];
+    return isRecord(m) && id ? [{ id, name: typeof m.name === 'string' ? m.name : '', ...(m.isLearner === true ? { isLearner: true } : {}) }] : [];
   });
 }
 
@@ -113,6 +113,28 @@ export async function etcdStatus(config: KubeConfig, nodeName: string, credentia
   const memberId = isRecord(answer.body.header) ? memberIdAt(answer.body.header.member_id) : undefined;
   if (!memberId) throw new WorkloadClusterUnavailableError('ConnectionDown', `${what}: the answer names no member`);
   return { memberId, leaderId: memberIdAt(answer.body.leader) ?? '0' };
+}
+
+/** etcdserverpb.AlarmType by number, for a gateway that writes enums as numbers. */
+const ALARM_TYPES = ['NONE', 'NOSPACE', 'CORRUPT'];
+
+function alarmTypeAt(value: unknown): string | undefined {
+  if (typeof value === 'number') return ALARM_TYPES[value] ?? String(value);
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The alarms raised on the cluster's members (an AlarmRequest with action GET); NONE entries left out. */
+export async function listEtcdAlarms(config: KubeConfig, nodeName: string, credentials: EtcdCredentials, deadlineMs: number): Promise<EtcdAlarm[] | undefined> {
+  const what = `listing the etcd alarms through Node ${nodeName}`;
+  const answer = await call(config, nodeName, credentials, '/v3/maintenance/alarm', { action: 'GET', memberID: '0', alarm: 'NONE' }, deadlineMs, what);
+  if (!answer) return undefined;
+  if (answer.status !== 200 || !isRecord(answer.body)) throw failure(answer, what);
+  const alarms = Array.isArray(answer.body.alarms) ? answer.body.alarms : [];
+  return alarms.flatMap((a) => {
+    const memberId = isRecord(a) ? memberIdAt(a.memberID) : undefined;
+    const alarm = isRecord(a) ? (alarmTypeAt(a.alarm) ?? 'NONE') : 'NONE';
+    return memberId && alarm !== 'NONE' ? [{ memberId, alarm }] : [];
+  });
 }
 
 /** Asked of the leader's etcd Pod: etcd answers "etcdserver: not leader" through any other. */

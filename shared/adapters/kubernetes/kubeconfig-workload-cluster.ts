@@ -27,6 +27,7 @@ import {
   type ApplyMode,
   type ConfigMapRef,
   type ContainerImage,
+  type EtcdAlarm,
   type EtcdMember,
   type EtcdNode,
   type EtcdStatus,
@@ -48,7 +49,7 @@ import {
 import { allPages } from './all-pages.js';
 import { apiServerCertificateNotAfter } from './api-server-certificate.js';
 import { EtcdCredentialsCache } from './etcd-credentials.js';
-import { etcdStatus, listEtcdMembers, moveEtcdLeader, removeEtcdMember } from './etcd-gateway.js';
+import { etcdStatus, listEtcdAlarms, listEtcdMembers, moveEtcdLeader, removeEtcdMember } from './etcd-gateway.js';
 import { FIELD_MANAGER, readConfigMap, readContainerImage, setContainerImage, writeConfigMapData } from './kept-objects.js';
 import { workloadNodeOf } from './node-mapping.js';
 import { persistentVolumeOfV1, refusedEviction, staticPodOfV1, volumeAttachmentOf, workloadPodOfV1 } from './pod-mapping.js';
@@ -213,6 +214,11 @@ export class KubeconfigWorkloadCluster implements WorkloadCluster {
   async removeEtcdMember(cluster: WorkloadClusterRef, node: EtcdNode, memberId: string): Promise<void> {
     const client = await this.api.clientFor(cluster);
     await removeEtcdMember(client.config, node.name, await this.etcd.credentialsFor(cluster), memberId, this.api.timeoutMs);
+  }
+
+  async listEtcdAlarms(cluster: WorkloadClusterRef, node: EtcdNode): Promise<EtcdAlarm[] | undefined> {
+    const client = await this.api.clientFor(cluster);
+    return listEtcdAlarms(client.config, node.name, await this.etcd.credentialsFor(cluster), this.api.timeoutMs);
   }
 
   async etcdStatus(cluster: WorkloadClusterRef, node: EtcdNode): Promise<EtcdStatus | undefined> {

@@ -25,6 +25,7 @@ function recorder(name: string, calls: string[]): WorkloadCluster {
     listEtcdMembers: asked(undefined),
     removeEtcdMember: asked(undefined),
     etcdStatus: asked(undefined),
+    listEtcdAlarms: asked(undefined),
     moveEtcdLeader: asked(undefined),
     listStaticPods: asked([]),
     readConfigMap: asked(undefined),
@@ -68,7 +69,8 @@ describe('PerClusterWorkloadCluster', () => {
     await workload.etcdStatus({ namespace: 'default', name: 'c1' }, { name: 'n1', providerID });
     await workload.moveEtcdLeader({ namespace: 'default', name: 'c1' }, { name: 'n1', providerID }, '2');
     await workload.listStaticPods({ namespace: 'default', name: 'c1' }, { name: 'n1', providerID });
-    expect(calls).toEqual([expected, expected, expected, expected, expected]);
+    await workload.listEtcdAlarms({ namespace: 'default', name: 'c1' }, { name: 'n1', providerID });
+    expect(calls).toEqual([expected, expected, expected, expected, expected, expected]);
   });
 
   it.each<[string, KubeObject[], string]>([

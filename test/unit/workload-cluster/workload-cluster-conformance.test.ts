@@ -109,6 +109,20 @@ describe.each(implementations)('WorkloadCluster conformance, etcd members: %s', 
     await expect(harness.workload.moveEtcdLeader(harness.cluster, worker, member?.id ?? '')).rejects.toBeInstanceOf(WorkloadClusterUnavailableError);
   });
 
+  it('lists no alarms on a healthy etcd, then the one raised with its member; none through a Node without etcd', async () => {
+    const h = await start();
+    harness = h;
+    const cp1 = { name: 'cp-1', providerID: await h.addEtcdNode('cp-1') };
+    await h.addEtcdNode('cp-2');
+    const worker = { name: 'worker-1', providerID: await h.addNode('worker-1', true) };
+    const members = (await h.workload.listEtcdMembers(h.cluster, cp1)) ?? [];
+    expect(members.every((m) => m.isLearner === undefined)).toBe(true);
+    expect(await h.workload.listEtcdAlarms(h.cluster, cp1)).toEqual([]);
+    await h.raiseEtcdAlarm('cp-2', 'NOSPACE');
+    expect(await h.workload.listEtcdAlarms(h.cluster, cp1)).toEqual([{ memberId: members.find((m) => m.name === 'cp-2')?.id, alarm: 'NOSPACE' }]);
+    expect(await h.workload.listEtcdAlarms(h.cluster, worker)).toBeUndefined();
+  });
+
   it('each member reports itself and one leader; only the leader moves leadership, to a member; a removed leader is replaced', async () => {
     const h = await start();
     harness = h;
