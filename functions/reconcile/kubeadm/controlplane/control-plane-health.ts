@@ -1,15 +1,17 @@
 /**
- * The control plane's components, asked of the workload cluster every reconcile (Cluster API's
- * reconcileControlPlaneAndMachinesConditions → UpdateStaticPodConditions): each Machine's Node and
- * its static Pods give the Machine `APIServerPodHealthy`, `ControllerManagerPodHealthy`,
- * `SchedulerPodHealthy` (and `EtcdPodHealthy` unless etcd is external), and the control plane
- * `ControlPlaneComponentsHealthy`, aggregated from them (component-health.ts, health-aggregate.ts).
+ * The control plane's health, asked of the workload cluster every reconcile (Cluster API's
+ * reconcileControlPlaneAndMachinesConditions → UpdateStaticPodConditions and
+ * UpdateEtcdConditions): each Machine's Node and its static Pods give the Machine
+ * `APIServerPodHealthy`, `ControllerManagerPodHealthy`, `SchedulerPodHealthy` (and, unless etcd is
+ * external, `EtcdPodHealthy` and, from etcd's members and alarms, `EtcdMemberHealthy`); the
+ * control plane gets `ControlPlaneComponentsHealthy` and `EtcdClusterHealthy`, aggregated from
+ * them (component-health.ts, etcd-health.ts, health-aggregate.ts).
  *
- * Before the control plane is initialized everything is Unknown ("Waiting for Cluster control
- * plane to be initialized"). A Machine's conditions are written on it only when they change, and
- * only once it has a Node or is being deleted: before that they would say it is waiting for its
- * Node, as its own `NodeHealthy` does, at the cost of writes on every step of its provisioning
- * (ADR 0174). While the components are not all healthy the control plane looks again in 20 s:
+ * Before the control plane is initialized its conditions are Unknown ("Waiting for Cluster
+ * control plane to be initialized"). A Machine's conditions are written on it only when they
+ * change, and only once it has a Node or is being deleted: before that they would say it is
+ * waiting for its Node, as its own `NodeHealthy` does, at the cost of writes on every step of its
+ * provisioning (ADR 0174). While anything is not healthy the control plane looks again in 20 s:
  * nothing in the workload cluster wakes it.
  */
 
@@ -17,16 +19,19 @@ import { type ConditionInput, setCondition } from '../../../../shared/contracts/
 import { stringAt } from '../../../../shared/contracts/json.js';
 import { isDeleting, type StoredObject } from '../../../../shared/contracts/object.js';
 import { timestamp } from '../../../../shared/ports/clock.js';
-import { type WorkloadCluster, WorkloadClusterUnavailableError, type WorkloadClusterRef, isWorkloadClusterError } from '../../../../shared/ports/workload-cluster.js';
+import { isWorkloadClusterError, type WorkloadCluster, type WorkloadClusterRef, WorkloadClusterUnavailableError } from '../../../../shared/ports/workload-cluster.js';
 import { workloadClusterOf } from '../../engine/providers/workload-cluster-port.js';
 import { updateConditions } from '../../engine/references/update-conditions.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
 import { type Component, componentsOf, machineComponentConditions, type NodeView } from './component-health.js';
+import { type EtcdHealth, etcdHealth } from './etcd-health.js';
 import { managesEtcd, workloadClusterRefOf } from './etcd-leadership.js';
+import { etcdView } from './etcd-view.js';
 import { aggregateMachineConditions, type MachineReport } from './health-aggregate.js';
 import type { KcpScope } from './scope.js';
 
 export const CONDITION_CONTROL_PLANE_COMPONENTS_HEALTHY = 'ControlPlaneComponentsHealthy';
+export const CONDITION_ETCD_CLUSTER_HEALTHY = 'EtcdClusterHealthy';
 /** How soon a control plane whose components are not all healthy looks again. */
 export const COMPONENTS_NOT_HEALTHY_REQUEUE_SECONDS = 20;
 
@@ -65,23 +70,50 @@ async function writeOnMachine(scope: KcpScope, machine: StoredObject, conditions
   scope.clusterObjects = scope.clusterObjects.map(current);
 }
 
+/** Each Machine's Node as its static Pods are read (Cluster API's UpdateStaticPodConditions). */
+async function nodeViews(scope: KcpScope, cluster: WorkloadClusterRef): Promise<Map<string, NodeView>> {
+  const workload = workloadClusterOf(scope.ctx);
+  const views = new Map<string, NodeView>();
+  for (const machine of scope.machines) views.set(machine.metadata.name, await nodeView(workload, cluster, machine));
+  return views;
+}
+
 export async function reportControlPlaneHealth(scope: KcpScope): Promise<PhaseResult | undefined> {
   const cluster = workloadClusterRefOf(scope);
   if (!cluster || isDeleting(scope.object)) return undefined;
-  const components: Component[] = componentsOf(managesEtcd(scope));
+  const stacked = managesEtcd(scope);
   if (!scope.initialized) {
-    scope.conditions.push({ type: CONDITION_CONTROL_PLANE_COMPONENTS_HEALTHY, status: 'Unknown', reason: 'InspectionFailed', message: 'Waiting for Cluster control plane to be initialized' });
+    const waiting = { status: 'Unknown', reason: 'InspectionFailed', message: 'Waiting for Cluster control plane to be initialized' } as const;
+    scope.conditions.push({ type: CONDITION_CONTROL_PLANE_COMPONENTS_HEALTHY, ...waiting }, ...(stacked ? [{ type: CONDITION_ETCD_CLUSTER_HEALTHY, ...waiting }] : []));
     return undefined;
   }
-  const workload = workloadClusterOf(scope.ctx);
-  const reports: MachineReport[] = [];
+  const views = await nodeViews(scope, cluster);
+  const etcd = stacked ? await etcdHealthOf(scope, cluster, views) : undefined;
+  const components: Component[] = componentsOf(stacked);
+  const componentReports: MachineReport[] = [];
+  const etcdReports: MachineReport[] = [];
   for (const machine of scope.machines) {
-    const view = await nodeView(workload, cluster, machine);
-    const conditions = machineComponentConditions(components, view);
-    reports.push({ name: machine.metadata.name, provisioned: stringAt(machine, 'spec', 'providerID') !== undefined, conditions });
-    if (view.state !== 'noNode') await writeOnMachine(scope, machine, conditions);
+    const view = views.get(machine.metadata.name) ?? { state: 'deleting' };
+    const provisioned = stringAt(machine, 'spec', 'providerID') !== undefined;
+    const podConditions = machineComponentConditions(components, view);
+    const member = etcd?.machines.get(machine.metadata.name);
+    componentReports.push({ name: machine.metadata.name, provisioned, conditions: podConditions });
+    if (member) etcdReports.push({ name: machine.metadata.name, provisioned, conditions: [member] });
+    if (view.state !== 'noNode') await writeOnMachine(scope, machine, [...podConditions, ...(member ? [member] : [])]);
   }
-  const healthy = aggregateMachineConditions(reports, { type: CONDITION_CONTROL_PLANE_COMPONENTS_HEALTHY, note: 'control plane' });
-  scope.conditions.push(healthy);
-  return healthy.status === 'True' ? undefined : { requeueAfterSeconds: COMPONENTS_NOT_HEALTHY_REQUEUE_SECONDS };
+  const healthy = [
+    aggregateMachineConditions(componentReports, { type: CONDITION_CONTROL_PLANE_COMPONENTS_HEALTHY, note: 'control plane' }),
+    ...(etcd ? [aggregateMachineConditions(etcdReports, { type: CONDITION_ETCD_CLUSTER_HEALTHY, note: 'etcd member', errors: etcd.errors })] : []),
+  ];
+  scope.conditions.push(...healthy);
+  return healthy.every((c) => c.status === 'True') ? undefined : { requeueAfterSeconds: COMPONENTS_NOT_HEALTHY_REQUEUE_SECONDS };
+}
+
+async function etcdHealthOf(scope: KcpScope, cluster: WorkloadClusterRef, views: ReadonlyMap<string, NodeView>): Promise<EtcdHealth> {
+  const view = (await etcdView(scope, cluster)) ?? { state: 'failed', reason: 'InspectionFailed', message: 'No Machine has a Node to reach etcd through' };
+  const machines = scope.machines.map((m) => {
+    const nodeName = stringAt(m, 'status', 'nodeRef', 'name');
+    return { name: m.metadata.name, node: views.get(m.metadata.name) ?? { state: 'deleting' as const }, ...(nodeName ? { nodeName } : {}) };
+  });
+  return etcdHealth(machines, view);
 }

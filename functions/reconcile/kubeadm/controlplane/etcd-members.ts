@@ -37,7 +37,7 @@ export async function reconcileEtcdMembers(scope: KcpScope): Promise<PhaseResult
   if (!cluster || !scope.initialized || isDeleting(scope.object) || !managesEtcd(scope) || scope.machines.length === 0) return undefined;
   if (scope.machines.some((m) => !machineNode(m))) return undefined;
   const expected = new Set(scope.machines.flatMap((m) => machineNode(m)?.name ?? []));
-  const listed = await listThroughFirstAnswering(scope, scope.machines.filter((m) => !isDeleting(m)).flatMap((m) => machineNode(m) ?? []));
+  const listed = scope.etcdMembers ?? (await listThroughFirstAnswering(scope, scope.machines.filter((m) => !isDeleting(m)).flatMap((m) => machineNode(m) ?? [])));
   if (!listed) return undefined;
   const [member, ...others] = unexpectedEtcdMembers(listed.members, expected);
   if (!member) return undefined;

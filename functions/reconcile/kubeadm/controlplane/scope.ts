@@ -6,6 +6,7 @@ import type { ReconcileContext, Scope } from '../../engine/skeleton/types.js';
 import { type KcpSpec, readKcpSpec } from './kcp-spec.js';
 import type { MachineFacts } from './machine-facts.js';
 import type { ControlPlanePlan } from './plan.js';
+import type { ListedMembers } from './etcd-quorum.js';
 
 /** What the KubeadmControlPlane phases find, in the order they find it. */
 export interface KcpScope extends Scope {
@@ -28,6 +29,8 @@ export interface KcpScope extends Scope {
   creationProblem?: string;
   /** Why a Machine marked for remediation is not remediated now (etcd quorum, rollout …). */
   remediationBlocked?: string;
+  /** The etcd members as the health check listed them this reconcile (etcd-view.ts). */
+  etcdMembers?: ListedMembers;
 }
 
 export function createKcpScope(ctx: ReconcileContext, object: StoredObject): KcpScope {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KCP_PRE_TERMINATE_HOOK } from '../../../../functions/reconcile/kubeadm/controlplane/pre-terminate-hook.js';
+import { conditionsOf, findCondition } from '../../../../shared/contracts/conditions.js';
 import { stringAt } from '../../../../shared/contracts/json.js';
 import { isDeleting, type StoredObject } from '../../../../shared/contracts/object.js';
 import type { EtcdMember, EtcdNode, WorkloadCluster, WorkloadClusterRef } from '../../../../shared/ports/workload-cluster.js';
@@ -60,8 +61,19 @@ describe('KubeadmControlPlane and etcd (converge harness, in-memory provider)', 
   it('removes an etcd member no Machine owns once every Machine has its Node, and keeps the Machines’ members', async () => {
     let stale: WithStaleEtcdMember | undefined;
     const { store, run, workload } = await setup(3, { workload: (store) => (stale = new WithStaleEtcdMember(store)) });
-    expect((await run()).errors).toEqual([]);
+    const said = new Set<string>();
+    expect(
+      (
+        await run(async () => {
+          const healthy = findCondition(conditionsOf((await store.get(KCP_KEY))?.status), 'EtcdClusterHealthy');
+          if (healthy) said.add(`${healthy.status}: ${healthy.message ?? ''}`);
+        })
+      ).errors,
+    ).toEqual([]);
     expect(stale?.stalePresent).toBe(false);
+    // EtcdClusterHealthy said so while the member was there, and is True once it is gone.
+    expect(said).toContain(`False: * Etcd member ${STALE_MEMBER.name} does not have a corresponding Machine`);
+    expect(findCondition(conditionsOf((await store.get(KCP_KEY))?.status), 'EtcdClusterHealthy')?.status).toBe('True');
     const machines = await cpMachines(store);
     const [first] = machines;
     if (!first) throw new Error('no control-plane Machine');

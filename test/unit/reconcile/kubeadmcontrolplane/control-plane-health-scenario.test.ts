@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { conditionsOf, findCondition } from '../../../../shared/contracts/conditions.js';
 import type { EtcdNode, StaticPod, WorkloadCluster, WorkloadClusterRef } from '../../../../shared/ports/workload-cluster.js';
 import type { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
+import { simulatedMemberId } from '../../../../shared/workload-cluster/in-memory-etcd.js';
 import { InMemoryWorkloadCluster } from '../../../../shared/workload-cluster/in-memory-workload-cluster.js';
 import { cpMachines, kcp, nodeOf, setup } from '../../../support/kcp-converge.js';
 
-const COMPONENTS = ['APIServerPodHealthy', 'ControllerManagerPodHealthy', 'SchedulerPodHealthy', 'EtcdPodHealthy'];
+const COMPONENTS = ['APIServerPodHealthy', 'ControllerManagerPodHealthy', 'SchedulerPodHealthy', 'EtcdPodHealthy', 'EtcdMemberHealthy'];
 
 /** The simulated clusters, with the kube-scheduler on the Nodes named in `crashing` crash looping. */
 class CrashingScheduler extends InMemoryWorkloadCluster {
@@ -35,14 +36,16 @@ async function componentConditions(store: MemoryObjectStore) {
   );
 }
 
-describe('KubeadmControlPlane component health (converge harness, in-memory provider)', () => {
+describe('KubeadmControlPlane control plane health (converge harness, in-memory provider)', () => {
   it('marks each control-plane Machine’s static Pods Running and the control plane’s components Healthy', async () => {
     const { store, run } = await setup(3);
     expect((await run()).errors).toEqual([]);
     const machines = await componentConditions(store);
     expect(Object.keys(machines)).toHaveLength(3);
-    for (const conditions of Object.values(machines)) expect(conditions).toEqual(COMPONENTS.map(() => 'True/Running'));
-    expect(findCondition(conditionsOf((await kcp(store))?.status), 'ControlPlaneComponentsHealthy')).toMatchObject({ status: 'True', reason: 'Healthy' });
+    for (const conditions of Object.values(machines)) expect(conditions).toEqual(['True/Running', 'True/Running', 'True/Running', 'True/Running', 'True/Healthy']);
+    const conditions = conditionsOf((await kcp(store))?.status);
+    expect(findCondition(conditions, 'ControlPlaneComponentsHealthy')).toMatchObject({ status: 'True', reason: 'Healthy' });
+    expect(findCondition(conditions, 'EtcdClusterHealthy')).toMatchObject({ status: 'True', reason: 'Healthy' });
   });
 
   it('says which Machine’s component fails, on the Machine and in the control plane, and clears it once the Pod recovers', async () => {
@@ -65,5 +68,22 @@ describe('KubeadmControlPlane component health (converge harness, in-memory prov
     clock.advanceSeconds(20);
     expect((await run()).errors).toEqual([]);
     expect(findCondition(conditionsOf((await kcp(store))?.status), 'ControlPlaneComponentsHealthy')).toMatchObject({ status: 'True', reason: 'Healthy' });
+  });
+
+  it('says which Machine’s etcd member has an alarm raised, on the Machine and in EtcdClusterHealthy', async () => {
+    const { store, run, clock, workload } = await setup(3);
+    expect((await run()).errors).toEqual([]);
+    const [sick] = await cpMachines(store);
+    workload.objects.etcd.raiseAlarm({ namespace: 'default', name: 'c1' }, { memberId: simulatedMemberId(nodeOf(sick).providerID), alarm: 'NOSPACE' });
+    clock.advanceSeconds(20);
+    expect((await run()).errors).toEqual([]);
+    const machine = await store.get({ group: 'cluster.x-k8s.io', kind: 'Machine', namespace: 'default', name: sick?.metadata.name ?? '' });
+    expect(findCondition(conditionsOf(machine?.status), 'EtcdMemberHealthy')).toMatchObject({ status: 'False', reason: 'NotHealthy', message: 'Etcd reports alarms: NOSPACE' });
+    expect(findCondition(conditionsOf((await kcp(store))?.status), 'EtcdClusterHealthy')).toMatchObject({
+      status: 'False',
+      reason: 'NotHealthy',
+      message: `* Machine ${sick?.metadata.name}:\n  * EtcdMemberHealthy: Etcd reports alarms: NOSPACE`,
+    });
+    expect(findCondition(conditionsOf((await kcp(store))?.status), 'ControlPlaneComponentsHealthy')?.status).toBe('True');
   });
 });

@@ -1,0 +1,73 @@
+/**
+ * The health of each control-plane Machine's etcd member, as Cluster API's KubeadmControlPlane
+ * reports it (workload_cluster_conditions.go updateManagedEtcdConditions and
+ * compareMachinesAndMembers): `EtcdMemberHealthy` on the Machine is True when etcd lists a voting
+ * member named after its Node with no alarm raised on it; a learner, an alarm or a missing member
+ * is False. A member no Machine's Node is named after is the control plane's own error, which
+ * makes `EtcdClusterHealthy` False. Pure.
+ */
+
+import type { ConditionInput } from '../../../../shared/contracts/conditions.js';
+import type { EtcdAlarm, EtcdMember } from '../../../../shared/ports/workload-cluster.js';
+import type { NodeView } from './component-health.js';
+
+export const CONDITION_ETCD_MEMBER_HEALTHY = 'EtcdMemberHealthy';
+
+/** What etcd said when asked, or why it could not be asked. */
+export type EtcdView =
+  | { state: 'listed'; members: readonly EtcdMember[]; alarms: readonly EtcdAlarm[] }
+  | { state: 'failed'; reason: 'InspectionFailed' | 'ConnectionDown'; message: string };
+
+export interface EtcdMachine {
+  name: string;
+  node: NodeView;
+  /** status.nodeRef.name, when the Machine has a Node (deleting ones included). */
+  nodeName?: string;
+}
+
+function condition(status: ConditionInput['status'], reason: string, message?: string): ConditionInput {
+  return { type: CONDITION_ETCD_MEMBER_HEALTHY, status, reason, ...(message ? { message } : {}) };
+}
+
+/** Go's `%s` of etcdutil.MemberNames: `[a b c]`, an unnamed member by its ID. */
+function memberNames(members: readonly EtcdMember[]): string {
+  return `[${members.map((m) => m.name || `name not set yet for member with id ${m.id}`).join(' ')}]`;
+}
+
+function memberCondition(machine: EtcdMachine, etcd: EtcdView): ConditionInput {
+  const { node } = machine;
+  if (node.state === 'noNode') return condition('Unknown', 'InspectionFailed', node.waitingFor);
+  if (node.state === 'deleting') return condition('False', 'Deleting', 'Machine is deleting');
+  if (etcd.state === 'failed') return condition('Unknown', etcd.reason, etcd.message);
+  const member = etcd.members.find((m) => m.name === machine.nodeName);
+  if (!member) {
+    return condition('False', 'NotHealthy', `Etcd reports the cluster is composed by ${memberNames(etcd.members)}, but the etcd member hosted on Machine ${machine.name} (${machine.nodeName}) is not included`);
+  }
+  if (member.isLearner) return condition('False', 'NotHealthy', 'Waiting for learner etcd member to be promoted');
+  const alarms = etcd.alarms.filter((a) => a.memberId === member.id).map((a) => a.alarm);
+  if (alarms.length > 0) return condition('False', 'NotHealthy', `Etcd reports alarms: ${alarms.join(', ')}`);
+  return condition('True', 'Healthy');
+}
+
+export interface EtcdHealth {
+  /** EtcdMemberHealthy by Machine name. */
+  machines: Map<string, ConditionInput>;
+  /** The control plane's own errors: members no Machine has. */
+  errors: string[];
+}
+
+export function etcdHealth(machines: readonly EtcdMachine[], etcd: EtcdView): EtcdHealth {
+  const conditions = new Map(machines.map((m) => [m.name, memberCondition(m, etcd)]));
+  if (etcd.state !== 'listed') return { machines: conditions, errors: [] };
+  // compareMachinesAndMembers: a Machine whose Node has no member says so, deleting or not.
+  for (const machine of machines) {
+    if (machine.nodeName !== undefined && !etcd.members.some((m) => m.name === machine.nodeName)) {
+      conditions.set(machine.name, condition('False', 'NotHealthy', `Etcd doesn't have an etcd member for Node ${machine.nodeName}`));
+    }
+  }
+  const nodeNames = new Set(machines.flatMap((m) => m.nodeName ?? []));
+  const errors = etcd.members
+    .filter((member) => !nodeNames.has(member.name))
+    .map((member) => `Etcd member ${member.name || `${member.id} (Name not yet assigned)`} does not have a corresponding Machine`);
+  return { machines: conditions, errors };
+}
