@@ -1,13 +1,13 @@
 /**
  * DevMachine (Cluster API's development provider): `backend.inMemory` runs the in-memory provider's
  * simulated VM (the same phases as InMemoryMachine, start-up time from the backend's stage
- * durations and jitter); `backend.docker` has no backend here and waits with ProviderNotInstalled.
+ * durations and jitter; a control-plane one runs kubeadm's static Pods and an etcd member); `backend.docker` has no backend here and waits with ProviderNotInstalled.
  */
 
 import { INFRASTRUCTURE_GROUP } from '../../../../shared/contracts/providers/builtin-providers.js';
 import type { StoredObject } from '../../../../shared/contracts/object.js';
 import type { PhaseResult, ReconcileContext, ReconcilerDefinition } from '../../engine/skeleton/types.js';
-import { ownerMachinePhase, provisionPhase } from '../inmemory/machine/phases.js';
+import { ownerMachinePhase, provisionPhase, simulatedKubeadmPhase } from '../inmemory/machine/phases.js';
 import type { InMemoryMachineScope } from '../inmemory/machine/scope.js';
 import { computeInMemoryMachineStatus } from '../inmemory/machine/status.js';
 import { devBackendOf, devStartupSeconds } from './backend.js';
@@ -34,7 +34,8 @@ export const devMachineReconciler: ReconcilerDefinition<InMemoryMachineScope> = 
     adoptingMachineWatch('spec.infrastructureRef', ['spec.bootstrap.dataSecretName', 'spec.failureDomain', 'metadata.ownerReferences']),
   ],
   createScope: createDevMachineScope,
-  phases: [inMemoryBackendPhase, ownerMachinePhase, provisionPhase],
+  // A control-plane Machine's simulated kubeadm runs its static Pods and etcd member, as on an InMemoryMachine.
+  phases: [inMemoryBackendPhase, ownerMachinePhase, provisionPhase, simulatedKubeadmPhase],
   deletePhases: [],
   computeStatus: computeInMemoryMachineStatus,
 };
