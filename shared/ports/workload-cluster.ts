@@ -37,6 +37,8 @@ export interface WorkloadNode {
   volumesAttached?: string[];
   /** The version read: a patch naming it applies only to that version. */
   resourceVersion?: string;
+  /** metadata.creationTimestamp, RFC 3339, when the cluster reports it. */
+  creationTimestamp?: string;
 }
 
 /**

@@ -5,14 +5,16 @@
  * bootstrap data the instance would have run; only then does kubelet "register" the Node.
  * Instances whose user data cannot be resolved never get a Node. A Node registers with the taint
  * kubeadm's JoinConfiguration in that bootstrap data gives it (`node.cluster.x-k8s.io/uninitialized`
- * on workers), and keeps the labels, annotations and taints patched onto it.
+ * on workers), and keeps the labels, annotations and taints patched onto it. An instance whose
+ * bootstrap data runs `kubeadm init` or joins as a control plane runs kubeadm's static Pods and a
+ * member of the cluster's stacked etcd, as kubeadm would start them.
  */
 
 
 import { gunzipSync } from 'node:zlib';
 import { DescribeInstanceAttributeCommand, EC2Client } from '@aws-sdk/client-ec2';
 import type { AwsCloudFactory } from '../../shared/ports/aws-cloud.js';
-import type { WorkloadClusterRef, WorkloadNode } from '../../shared/ports/workload-cluster.js';
+import type { EtcdNode, WorkloadClusterRef, WorkloadNode } from '../../shared/ports/workload-cluster.js';
 import { UNINITIALIZED_TAINT } from '../../shared/kubeadm/index.js';
 import { SimulatedWorkloadCluster } from '../../shared/workload-cluster/simulated-workload-cluster.js';
 import { parseAwsProviderID, regionOfZone } from '../../functions/reconcile/infrastructure/aws/common/cluster-network.js';
@@ -23,8 +25,13 @@ export interface BootedInstance {
   viaSecretsManager: boolean;
 }
 
+/** kubeadm init, or a JoinConfiguration with a `controlPlane` section. */
+const CONTROL_PLANE_BOOT = /kubeadm init|^\s*controlPlane:/m;
+
 export class BootingWorkloadCluster extends SimulatedWorkloadCluster {
   readonly booted = new Map<string, BootedInstance>();
+  /** The Node each booted instance registered, by instance ID. */
+  private readonly nodes = new Map<string, EtcdNode>();
   private readonly clients = new Map<string, EC2Client>();
 
   constructor(private readonly cloud: AwsCloudFactory) {
@@ -43,7 +50,21 @@ export class BootingWorkloadCluster extends SimulatedWorkloadCluster {
       this.booted.set(instance.id, booted);
     }
     const registered = this.booted.get(instance.id)?.bootstrapData.includes(UNINITIALIZED_TAINT.key) ? [UNINITIALIZED_TAINT] : [];
-    return this.objects.node(cluster, { name: instance.privateDnsName ?? instance.id, ready: true }, registered);
+    const name = instance.privateDnsName ?? instance.id;
+    this.nodes.set(instance.id, { name, providerID });
+    return this.objects.node(cluster, { name, ready: true }, registered);
+  }
+
+  /** The Nodes of booted control-plane instances (their etcd members stay until removed, as etcd keeps them). */
+  protected override async etcdNodes(_cluster: WorkloadClusterRef, through: EtcdNode): Promise<EtcdNode[] | undefined> {
+    const nodes = [...this.nodes.entries()].filter(([id]) => CONTROL_PLANE_BOOT.test(this.booted.get(id)?.bootstrapData ?? '')).map(([, node]) => node);
+    return nodes.some((node) => node.name === through.name && node.providerID === through.providerID) ? nodes : undefined;
+  }
+
+  protected override async controlPlaneNode(cluster: WorkloadClusterRef, node: EtcdNode): Promise<WorkloadNode | undefined> {
+    const runsEtcd = (await this.etcdNodes(cluster, node)) !== undefined;
+    const found = runsEtcd ? await this.findNodeByProviderID(cluster, node.providerID) : undefined;
+    return found?.name === node.name ? found : undefined;
   }
 
   private async boot(region: string, instanceId: string): Promise<BootedInstance | undefined> {

@@ -23,6 +23,7 @@ export function workloadNodeOf(node: V1Node): WorkloadNode | undefined {
     ...(node.spec?.unschedulable ? { unschedulable: true } : {}),
     ...(node.status?.volumesAttached?.length ? { volumesAttached: node.status.volumesAttached.map((v) => v.name) } : {}),
     ...(node.metadata?.resourceVersion ? { resourceVersion: node.metadata.resourceVersion } : {}),
+    ...(node.metadata?.creationTimestamp ? { creationTimestamp: isoTime(node.metadata.creationTimestamp) } : {}),
   };
 }
 

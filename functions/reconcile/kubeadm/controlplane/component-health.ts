@@ -34,7 +34,7 @@ export type NodeView =
   | { state: 'unreachable'; name: string }
   | { state: 'readyUnknown'; name: string }
   | { state: 'failed'; reason: 'InspectionFailed' | 'ConnectionDown'; message: string }
-  | { state: 'running'; name: string; pods: readonly StaticPod[] };
+  | { state: 'running'; name: string; pods: readonly StaticPod[]; createdAt?: string };
 
 function set(component: Component, status: ConditionInput['status'], reason: string, message?: string): ConditionInput {
   return { type: COMPONENT_CONDITIONS[component], status, reason, ...(message ? { message } : {}) };

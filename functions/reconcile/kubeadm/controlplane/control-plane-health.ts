@@ -23,6 +23,7 @@ import { isWorkloadClusterError, type WorkloadCluster, type WorkloadClusterRef, 
 import { workloadClusterOf } from '../../engine/providers/workload-cluster-port.js';
 import { updateConditions } from '../../engine/references/update-conditions.js';
 import type { PhaseResult } from '../../engine/skeleton/types.js';
+import type { MachineHealth } from './available.js';
 import { type Component, componentsOf, machineComponentConditions, type NodeView } from './component-health.js';
 import { type EtcdHealth, etcdHealth } from './etcd-health.js';
 import { managesEtcd, workloadClusterRefOf } from './etcd-leadership.js';
@@ -50,7 +51,8 @@ async function nodeView(workload: WorkloadCluster, cluster: WorkloadClusterRef, 
     if (!node || node.name !== nodeName) return { state: 'missing', name: nodeName };
     if ((node.taints ?? []).some((t) => t.key === TAINT_UNREACHABLE && t.effect === 'NoExecute')) return { state: 'unreachable', name: nodeName };
     if (node.conditions?.find((c) => c.type === 'Ready')?.status === 'Unknown') return { state: 'readyUnknown', name: nodeName };
-    return { state: 'running', name: nodeName, pods: await workload.listStaticPods(cluster, { name: nodeName, providerID }) };
+    const pods = await workload.listStaticPods(cluster, { name: nodeName, providerID });
+    return { state: 'running', name: nodeName, pods, ...(node.creationTimestamp ? { createdAt: node.creationTimestamp } : {}) };
   } catch (error) {
     if (!isWorkloadClusterError(error)) throw error;
     return { state: 'failed', reason: error instanceof WorkloadClusterUnavailableError ? 'ConnectionDown' : 'InspectionFailed', message: error.message };
@@ -92,15 +94,16 @@ export async function reportControlPlaneHealth(scope: KcpScope): Promise<PhaseRe
   const components: Component[] = componentsOf(stacked);
   const componentReports: MachineReport[] = [];
   const etcdReports: MachineReport[] = [];
+  const machines: MachineHealth[] = [];
   for (const machine of scope.machines) {
     const view = views.get(machine.metadata.name) ?? { state: 'deleting' };
-    const provisioned = stringAt(machine, 'spec', 'providerID') !== undefined;
-    const podConditions = machineComponentConditions(components, view);
-    const member = etcd?.machines.get(machine.metadata.name);
-    componentReports.push({ name: machine.metadata.name, provisioned, conditions: podConditions });
-    if (member) etcdReports.push({ name: machine.metadata.name, provisioned, conditions: [member] });
-    if (view.state !== 'noNode') await writeOnMachine(scope, machine, [...podConditions, ...(member ? [member] : [])]);
+    const found = machineHealthOf(machine, machineComponentConditions(components, view), etcd?.machines.get(machine.metadata.name));
+    componentReports.push(found.components);
+    if (found.etcd) etcdReports.push(found.etcd);
+    machines.push(found.health);
+    if (view.state !== 'noNode') await writeOnMachine(scope, machine, [...found.components.conditions, ...(found.etcd?.conditions ?? [])]);
   }
+  scope.health = { machines, ...(etcd ? { etcd: { matching: etcd.matching, ...(etcd.members ? { members: etcd.members } : {}) } } : {}) };
   const healthy = [
     aggregateMachineConditions(componentReports, { type: CONDITION_CONTROL_PLANE_COMPONENTS_HEALTHY, note: 'control plane' }),
     ...(etcd ? [aggregateMachineConditions(etcdReports, { type: CONDITION_ETCD_CLUSTER_HEALTHY, note: 'etcd member', errors: etcd.errors })] : []),
@@ -109,11 +112,25 @@ export async function reportControlPlaneHealth(scope: KcpScope): Promise<PhaseRe
   return healthy.every((c) => c.status === 'True') ? undefined : { requeueAfterSeconds: COMPONENTS_NOT_HEALTHY_REQUEUE_SECONDS };
 }
 
+/** One Machine's conditions as reports for the control plane's conditions and as Available counts them. */
+function machineHealthOf(machine: StoredObject, podConditions: ConditionInput[], member: ConditionInput | undefined): { components: MachineReport; etcd?: MachineReport; health: MachineHealth } {
+  const name = machine.metadata.name;
+  const provisioned = stringAt(machine, 'spec', 'providerID') !== undefined;
+  const nodeName = stringAt(machine, 'status', 'nodeRef', 'name');
+  const etcdMemberHealthy = member?.status === 'True';
+  const componentsHealthy = podConditions.every((c) => c.status === 'True') && (!member || etcdMemberHealthy);
+  return {
+    components: { name, provisioned, conditions: podConditions },
+    ...(member ? { etcd: { name, provisioned, conditions: [member] } } : {}),
+    health: { provisioned, componentsHealthy, etcdMemberHealthy, ...(nodeName ? { nodeName } : {}) },
+  };
+}
+
 async function etcdHealthOf(scope: KcpScope, cluster: WorkloadClusterRef, views: ReadonlyMap<string, NodeView>): Promise<EtcdHealth> {
   const view = (await etcdView(scope, cluster)) ?? { state: 'failed', reason: 'InspectionFailed', message: 'No Machine has a Node to reach etcd through' };
   const machines = scope.machines.map((m) => {
     const nodeName = stringAt(m, 'status', 'nodeRef', 'name');
     return { name: m.metadata.name, node: views.get(m.metadata.name) ?? { state: 'deleting' as const }, ...(nodeName ? { nodeName } : {}) };
   });
-  return etcdHealth(machines, view);
+  return etcdHealth(machines, view, scope.ctx.clock.now());
 }

@@ -54,11 +54,30 @@ export interface EtcdHealth {
   machines: Map<string, ConditionInput>;
   /** The control plane's own errors: members no Machine has. */
   errors: string[];
+  /** The members etcd listed; undefined when it could not be asked. */
+  members?: readonly EtcdMember[];
+  /**
+   * Whether the members and the Machines' Nodes match (compareMachinesAndMembers): no Node older
+   * than two minutes of a Machine not deleting lacks a member, and no member lacks a Machine
+   * unless one is still provisioning (that member may be its).
+   */
+  matching: boolean;
 }
 
-export function etcdHealth(machines: readonly EtcdMachine[], etcd: EtcdView): EtcdHealth {
+/** A Node this young may not have its etcd member listed yet (kubeadm join adds it after the kubelet registers). */
+const NEW_NODE_GRACE_MS = 2 * 60 * 1000;
+
+function matches(machines: readonly EtcdMachine[], members: readonly EtcdMember[], now: Date): boolean {
+  const old = (node: NodeView) => node.state !== 'running' || node.createdAt === undefined || now.getTime() - Date.parse(node.createdAt) > NEW_NODE_GRACE_MS;
+  const memberless = machines.some((m) => m.nodeName !== undefined && m.node.state !== 'deleting' && old(m.node) && !members.some((member) => member.name === m.nodeName));
+  const provisioning = machines.some((m) => m.nodeName === undefined);
+  const machineless = members.some((member) => !machines.some((m) => m.nodeName === member.name));
+  return !memberless && (provisioning || !machineless);
+}
+
+export function etcdHealth(machines: readonly EtcdMachine[], etcd: EtcdView, now: Date): EtcdHealth {
   const conditions = new Map(machines.map((m) => [m.name, memberCondition(m, etcd)]));
-  if (etcd.state !== 'listed') return { machines: conditions, errors: [] };
+  if (etcd.state !== 'listed') return { machines: conditions, errors: [], matching: !machines.some((m) => m.nodeName !== undefined) };
   // compareMachinesAndMembers: a Machine whose Node has no member says so, deleting or not.
   for (const machine of machines) {
     if (machine.nodeName !== undefined && !etcd.members.some((m) => m.name === machine.nodeName)) {
@@ -69,5 +88,5 @@ export function etcdHealth(machines: readonly EtcdMachine[], etcd: EtcdView): Et
   const errors = etcd.members
     .filter((member) => !nodeNames.has(member.name))
     .map((member) => `Etcd member ${member.name || `${member.id} (Name not yet assigned)`} does not have a corresponding Machine`);
-  return { machines: conditions, errors };
+  return { machines: conditions, errors, members: etcd.members, matching: matches(machines, etcd.members, now) };
 }

@@ -39,7 +39,8 @@ import { configSpecHash, machineFacts, machineHasNode } from './machine-facts.js
 import { planControlPlane } from './plan.js';
 import { finishRemediation, replacementAnnotations } from './remediation.js';
 import type { KcpScope } from './scope.js';
-import { kcpConditions, kcpWaitingConditions } from './status.js';
+import { CONDITIONS, kcpConditions, kcpWaitingConditions } from './status.js';
+import { conditionsOf, findCondition } from '../../../../shared/contracts/conditions.js';
 
 const STOP: PhaseResult = { stop: true };
 /** KCP preflight retry (upstream 15 s). */
@@ -272,6 +273,8 @@ async function createMachine(scope: KcpScope, init: boolean, failureDomain?: str
 /** Conditions from everything the phases found (last phase). */
 export function reportConditions(scope: KcpScope): PhaseResult | undefined {
   const remediation = remediationInProgress(scope.object);
+  const initialized = findCondition(conditionsOf(scope.object.status), CONDITIONS.initialized);
+  const initializedSince = initialized?.status === 'True' ? initialized.lastTransitionTime : undefined;
   scope.conditions.push(
     ...kcpConditions({
       replicas: scope.spec.replicas,
@@ -283,6 +286,9 @@ export function reportConditions(scope: KcpScope): PhaseResult | undefined {
       ...(remediation ? { remediation } : {}),
       ...(scope.remediationBlocked ? { remediationBlocked: scope.remediationBlocked } : {}),
       ...(scope.creationProblem ? { creationProblem: scope.creationProblem } : {}),
+      ...(scope.health ? { health: scope.health } : {}),
+      ...(initializedSince ? { initializedSince } : {}),
+      now: scope.ctx.clock.now(),
     }),
   );
   return undefined;

@@ -7,6 +7,7 @@ import { type KcpSpec, readKcpSpec } from './kcp-spec.js';
 import type { MachineFacts } from './machine-facts.js';
 import type { ControlPlanePlan } from './plan.js';
 import type { ListedMembers } from './etcd-quorum.js';
+import type { ControlPlaneHealth } from './available.js';
 
 /** What the KubeadmControlPlane phases find, in the order they find it. */
 export interface KcpScope extends Scope {
@@ -31,6 +32,8 @@ export interface KcpScope extends Scope {
   remediationBlocked?: string;
   /** The etcd members as the health check listed them this reconcile (etcd-view.ts). */
   etcdMembers?: ListedMembers;
+  /** What the health check learned of the Machines and etcd this reconcile (control-plane-health.ts). */
+  health?: ControlPlaneHealth;
 }
 
 export function createKcpScope(ctx: ReconcileContext, object: StoredObject): KcpScope {

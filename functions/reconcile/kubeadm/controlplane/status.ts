@@ -8,6 +8,7 @@ import { ANNOTATION_SKIP_COREDNS, ANNOTATION_SKIP_KUBE_PROXY, type AddonSkips, t
 import type { MachineFacts } from './machine-facts.js';
 import type { ControlPlanePlan } from './plan.js';
 import { initializationStatus } from '../../../../shared/contracts/initialization.js';
+import { availableCondition, type ControlPlaneHealth } from './available.js';
 
 export const CONDITIONS = {
   available: 'Available',
@@ -81,6 +82,11 @@ export interface KcpConditionInputs {
   remediationBlocked?: string;
   skips: AddonSkips;
   creationProblem?: string;
+  /** What the health check learned this reconcile; Available needs it. */
+  health?: ControlPlaneHealth;
+  /** When Initialized last became True. */
+  initializedSince?: string;
+  now: Date;
 }
 
 function condition(type: string, ok: boolean, reason: string, message?: string): ConditionInput {
@@ -137,11 +143,16 @@ function annotationConditions(inputs: KcpConditionInputs): ConditionInput[] {
 }
 
 export function kcpConditions(inputs: KcpConditionInputs): ConditionInput[] {
-  const ready = inputs.machines.filter((m) => m.ready).length;
-  const available = inputs.initialized && ready > 0;
   return [
     condition(CONDITIONS.initialized, inputs.initialized, inputs.initialized ? 'Initialized' : 'NotInitialized'),
-    condition(CONDITIONS.available, available, available ? 'Available' : 'NotAvailable', `${ready} of ${inputs.replicas} control plane machines ready`),
+    availableCondition({
+      initialized: inputs.initialized,
+      now: inputs.now,
+      deleting: false,
+      certificatesAvailable: inputs.missingCertificates.length === 0,
+      ...(inputs.initializedSince ? { initializedSince: inputs.initializedSince } : {}),
+      ...(inputs.health ? { health: inputs.health } : {}),
+    }),
     inputs.missingCertificates.length === 0
       ? condition(CONDITIONS.certificatesAvailable, true, 'Available')
       : condition(CONDITIONS.certificatesAvailable, false, 'CertificatesMissing', `missing: ${inputs.missingCertificates.join(', ')}`),

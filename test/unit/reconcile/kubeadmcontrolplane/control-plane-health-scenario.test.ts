@@ -63,6 +63,12 @@ describe('KubeadmControlPlane control plane health (converge harness, in-memory 
       reason: 'NotHealthy',
       message: `* Machine ${sick?.metadata.name}:\n  * SchedulerPodHealthy: CrashLoopBackOff`,
     });
+    // Two Machines still run every component: the control plane stays Available and says so.
+    expect(findCondition(conditionsOf((await kcp(store))?.status), 'Available')).toMatchObject({
+      status: 'True',
+      reason: 'Available',
+      message: '* 2 of 3 Machines have healthy control plane components, at least 1 required',
+    });
 
     crashing.clear();
     clock.advanceSeconds(20);

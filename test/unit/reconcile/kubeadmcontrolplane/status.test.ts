@@ -53,6 +53,11 @@ const baseConditions: KcpConditionInputs = {
   machines: [fact('m1'), fact('m2'), fact('m3')],
   missingCertificates: [],
   skips: { coreDNS: false, kubeProxy: false },
+  now: new Date('2026-03-01T00:10:00Z'),
+  health: {
+    machines: ['n1', 'n2', 'n3'].map((nodeName) => ({ provisioned: true, nodeName, componentsHealthy: true, etcdMemberHealthy: true })),
+    etcd: { matching: true, members: ['n1', 'n2', 'n3'].map((name, i) => ({ id: String(i + 1), name })) },
+  },
 };
 
 describe('kcpConditions', () => {
