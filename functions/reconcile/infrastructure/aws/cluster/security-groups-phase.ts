@@ -1,5 +1,13 @@
-/** CAPA's security groups per role, created in the cluster's VPC (managed or not) and their rules added when missing. */
+/**
+ * CAPA's security groups per role, created in the cluster's VPC (managed or not) and their rules
+ * added when missing. A role `network.securityGroupOverrides` names uses that group instead: it is
+ * looked up by ID, never created, tagged, given rules or deleted (another process manages it), and
+ * the other groups' rules refer to it. As CAPA refuses them, overrides with a network capless
+ * manages are an error (a managed VPC's groups do not exist before it).
+ */
 
+import { recordAt } from '../../../../../shared/contracts/json.js';
+import type { KubeObject } from '../../../../../shared/contracts/object.js';
 import { isCloudApiError } from '../../../../../shared/errors/index.js';
 import { ownedResourceTags } from '../../../../../shared/contracts/providers/aws/aws-tags.js';
 import type { PhaseResult } from '../../../engine/skeleton/types.js';
@@ -9,22 +17,38 @@ import { additionalTagsOf } from './plan-input.js';
 import { type AwsClusterScope, CONDITIONS } from './scope.js';
 import { ingressRules, missingRules, SECURITY_GROUP_ROLES, securityGroupName } from './security-group-plan.js';
 
+/** `spec.network.securityGroupOverrides`: the roles capless knows, each with a group ID. */
+export function securityGroupOverridesOf(awsCluster: KubeObject): Partial<Record<SecurityGroupRole, string>> {
+  const overrides = recordAt(awsCluster, 'spec', 'network', 'securityGroupOverrides') ?? {};
+  return Object.fromEntries(SECURITY_GROUP_ROLES.flatMap((role) => (typeof overrides[role] === 'string' && overrides[role] !== '' ? [[role, overrides[role]]] : [])));
+}
+
 export async function securityGroupsPhase(s: AwsClusterScope): Promise<PhaseResult> {
   if (!s.cloud || !s.vpc) return { stop: true };
   const { ec2 } = s.cloud;
   const vpc = s.vpc;
+  const overrides = securityGroupOverridesOf(s.object);
+  if (Object.keys(overrides).length > 0 && vpc.managed) {
+    s.conditions.push({ type: CONDITIONS.securityGroups, status: 'False', reason: 'ClusterSecurityGroupReconciliationFailed', message: `security group overrides provided for managed vpc "${s.clusterName}"` });
+    return { stop: true };
+  }
   try {
     const existing = await ec2.describeSecurityGroups({ filters: [{ name: 'vpc-id', values: [vpc.id] }] });
+    const overridden = Object.values(overrides).length > 0 ? await ec2.describeSecurityGroups({ ids: Object.values(overrides) }) : [];
     const ids: Record<SecurityGroupRole, string> = { 'apiserver-lb': '', lb: '', controlplane: '', node: '' };
     for (const role of SECURITY_GROUP_ROLES) {
+      const override = overridden.find((g) => g.id === overrides[role]);
       const name = securityGroupName(s.clusterName, role);
       const group =
+        override ??
         existing.find((g) => g.name === name) ??
         (await ec2.createSecurityGroup({ vpcId: vpc.id, name, description: `Kubernetes cluster ${s.clusterName}: ${role}`, tags: ownedResourceTags(s.clusterName, name, role, additionalTagsOf(s)) }));
       ids[role] = group.id;
-      s.securityGroups[role] = { id: group.id, name };
+      s.securityGroups[role] = { id: group.id, name: group.name };
     }
     for (const role of SECURITY_GROUP_ROLES) {
+      // Another process manages an override's rules.
+      if (overrides[role]) continue;
       const current = existing.find((g) => g.id === ids[role])?.ingress ?? [];
       const missing = missingRules(ingressRules(role, ids, vpc.cidrBlock), current);
       for (const rule of missing) {
