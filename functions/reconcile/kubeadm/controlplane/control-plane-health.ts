@@ -11,8 +11,9 @@
  * control plane to be initialized"). A Machine's conditions are written on it only when they
  * change, and only once it has a Node or is being deleted: before that they would say it is
  * waiting for its Node, as its own `NodeHealthy` does, at the cost of writes on every step of its
- * provisioning (ADR 0174). While anything is not healthy the control plane looks again in 20 s:
- * nothing in the workload cluster wakes it.
+ * provisioning (ADR 0174). While anything is not healthy the control plane looks again in 20 s
+ * (nothing in the workload cluster wakes it), in 5 minutes while the workload cluster does not
+ * answer.
  */
 
 import { type ConditionInput, setCondition } from '../../../../shared/contracts/conditions.js';
@@ -35,6 +36,11 @@ export const CONDITION_CONTROL_PLANE_COMPONENTS_HEALTHY = 'ControlPlaneComponent
 export const CONDITION_ETCD_CLUSTER_HEALTHY = 'EtcdClusterHealthy';
 /** How soon a control plane whose components are not all healthy looks again. */
 export const COMPONENTS_NOT_HEALTHY_REQUEUE_SECONDS = 20;
+/**
+ * How soon it looks again when the workload cluster does not answer at all: each look is a Lambda
+ * run waiting on timeouts, and the Machines' own Node checks already follow the connection.
+ */
+export const WORKLOAD_UNREACHABLE_REQUEUE_SECONDS = 300;
 
 const TAINT_UNREACHABLE = 'node.kubernetes.io/unreachable';
 
@@ -109,7 +115,9 @@ export async function reportControlPlaneHealth(scope: KcpScope): Promise<PhaseRe
     ...(etcd ? [aggregateMachineConditions(etcdReports, { type: CONDITION_ETCD_CLUSTER_HEALTHY, note: 'etcd member', errors: etcd.errors })] : []),
   ];
   scope.conditions.push(...healthy);
-  return healthy.every((c) => c.status === 'True') ? undefined : { requeueAfterSeconds: COMPONENTS_NOT_HEALTHY_REQUEUE_SECONDS };
+  if (healthy.every((c) => c.status === 'True')) return undefined;
+  const unreachable = [...views.values()].some((view) => view.state === 'failed' && view.reason === 'ConnectionDown');
+  return { requeueAfterSeconds: unreachable ? WORKLOAD_UNREACHABLE_REQUEUE_SECONDS : COMPONENTS_NOT_HEALTHY_REQUEUE_SECONDS };
 }
 
 /** One Machine's conditions as reports for the control plane's conditions and as Available counts them. */

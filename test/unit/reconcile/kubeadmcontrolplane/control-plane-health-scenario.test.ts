@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { conditionsOf, findCondition } from '../../../../shared/contracts/conditions.js';
-import type { EtcdNode, StaticPod, WorkloadCluster, WorkloadClusterRef } from '../../../../shared/ports/workload-cluster.js';
+import { type EtcdNode, type StaticPod, WORKLOAD_CLUSTER_PORT, type WorkloadCluster, WorkloadClusterUnavailableError, type WorkloadClusterRef } from '../../../../shared/ports/workload-cluster.js';
+import { PROVIDER_LOOKUP_PORT } from '../../../../shared/contracts/providers/provider-lookup.js';
+import { runReconcile } from '../../../../functions/reconcile/engine/skeleton/run-reconcile.js';
+import { COMPONENTS_NOT_HEALTHY_REQUEUE_SECONDS, WORKLOAD_UNREACHABLE_REQUEUE_SECONDS } from '../../../../functions/reconcile/kubeadm/controlplane/control-plane-health.js';
+import { kubeadmControlPlaneReconciler } from '../../../../functions/reconcile/kubeadm/controlplane/reconciler.js';
+import { testContext } from '../../../support/reconcile-context.js';
 import type { MemoryObjectStore } from '../../../../shared/store/memory-store.js';
 import { simulatedMemberId } from '../../../../shared/workload-cluster/in-memory-etcd.js';
 import { InMemoryWorkloadCluster } from '../../../../shared/workload-cluster/in-memory-workload-cluster.js';
-import { cpMachines, kcp, nodeOf, setup } from '../../../support/kcp-converge.js';
+import { cpMachines, KCP_KEY, kcp, nodeOf, setup } from '../../../support/kcp-converge.js';
 
 const COMPONENTS = ['APIServerPodHealthy', 'ControllerManagerPodHealthy', 'SchedulerPodHealthy', 'EtcdPodHealthy', 'EtcdMemberHealthy'];
 
@@ -91,5 +96,24 @@ describe('KubeadmControlPlane control plane health (converge harness, in-memory 
       message: `* Machine ${sick?.metadata.name}:\n  * EtcdMemberHealthy: Etcd reports alarms: NOSPACE`,
     });
     expect(findCondition(conditionsOf((await kcp(store))?.status), 'ControlPlaneComponentsHealthy')?.status).toBe('True');
+  });
+
+  it.for<[string, boolean, number]>([
+    ['a component not healthy: the control plane looks again in 20 s', false, COMPONENTS_NOT_HEALTHY_REQUEUE_SECONDS],
+    ['the workload cluster not answering: in 5 minutes', true, WORKLOAD_UNREACHABLE_REQUEUE_SECONDS],
+  ])('%s', async ([, down, requeue]) => {
+    const crashing = new Set<string>();
+    const { store, run, clock, registry, workload } = await setup(1, { workload: (s) => new CrashingScheduler(s, crashing) });
+    expect((await run()).errors).toEqual([]);
+    const [machine] = await cpMachines(store);
+    crashing.add(nodeOf(machine).name);
+    if (down) {
+      workload.findNodeByProviderID = async () => {
+        throw new WorkloadClusterUnavailableError('ConnectionDown', 'dial tcp 10.0.0.10:6443: connect: connection refused');
+      };
+    }
+    const ctx = testContext({ store, clock, providers: { [WORKLOAD_CLUSTER_PORT]: workload, [PROVIDER_LOOKUP_PORT]: registry } });
+    const result = await runReconcile(kubeadmControlPlaneReconciler, ctx, KCP_KEY);
+    expect(result.requeueAfterSeconds).toBe(requeue);
   });
 });
