@@ -19,6 +19,8 @@ interface SimulatedEtcd {
   leader?: string;
   /** Alarms raised on members (a test raises them; nothing in the simulation fills a disk). */
   alarms: EtcdAlarm[];
+  /** Members still learners (a test makes them so; simulated joins are promoted at once). */
+  learners: Set<string>;
 }
 
 export class InMemoryEtcd {
@@ -27,7 +29,11 @@ export class InMemoryEtcd {
   /** The members of the cluster's etcd among `nodes` (the Nodes that started one). */
   members(cluster: WorkloadClusterRef, nodes: readonly EtcdNode[]): EtcdMember[] {
     const gone = this.of(cluster).removed;
-    return nodes.map((node) => ({ id: simulatedMemberId(node.providerID), name: node.name })).filter((member) => !gone.has(member.id));
+    const { learners } = this.of(cluster);
+    return nodes
+      .map((node) => ({ id: simulatedMemberId(node.providerID), name: node.name }))
+      .filter((member) => !gone.has(member.id))
+      .map((member) => (learners.has(member.id) ? { ...member, isLearner: true } : member));
   }
 
   /** The alarms raised on the members still in the cluster. */
@@ -38,6 +44,10 @@ export class InMemoryEtcd {
 
   raiseAlarm(cluster: WorkloadClusterRef, alarm: EtcdAlarm): void {
     this.of(cluster).alarms.push({ ...alarm });
+  }
+
+  makeLearner(cluster: WorkloadClusterRef, memberId: string): void {
+    this.of(cluster).learners.add(memberId);
   }
 
   remove(cluster: WorkloadClusterRef, memberId: string): void {
@@ -67,7 +77,7 @@ export class InMemoryEtcd {
     const key = `${cluster.namespace}/${cluster.name}`;
     let etcd = this.clusters.get(key);
     if (!etcd) {
-      etcd = { removed: new Set(), alarms: [] };
+      etcd = { removed: new Set(), alarms: [], learners: new Set() };
       this.clusters.set(key, etcd);
     }
     return etcd;

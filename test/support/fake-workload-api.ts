@@ -51,6 +51,8 @@ export interface FakeWorkloadApi {
   putEtcdMember(nodeName: string): Promise<void>;
   /** etcd raises `alarm` on the member of Node `nodeName`. */
   raiseEtcdAlarm(nodeName: string, alarm: string): void;
+  /** The member of Node `nodeName` is a learner, not yet promoted. */
+  makeEtcdLearner(nodeName: string): void;
   /** The etcd members, as the etcd Pods list them. */
   etcdMembers(): FakeEtcdMember[];
   /** The etcd leader's member ID. */
@@ -236,6 +238,11 @@ export async function startFakeWorkloadApi(options: { now?: Date } = {}): Promis
       const member = etcd.members.find((m) => m.name === nodeName);
       if (!member) throw new Error(`no etcd member on ${nodeName}`);
       etcd.alarms.push({ memberID: member.ID, alarm });
+    },
+    makeEtcdLearner(nodeName) {
+      const member = etcd.members.find((m) => m.name === nodeName);
+      if (!member) throw new Error(`no etcd member on ${nodeName}`);
+      member.isLearner = true;
     },
     etcdMembers: () => etcd.members.map((m) => ({ ...m })),
     etcdLeader: () => etcd.leader ?? etcd.members[0]?.ID,

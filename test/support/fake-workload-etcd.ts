@@ -18,6 +18,7 @@ import { importPrivateKeyPem } from '../../shared/pki/private-key-import.js';
 export interface FakeEtcdMember {
   ID: string;
   name: string;
+  isLearner?: boolean;
 }
 
 /** The one etcd every stand-in of a cluster answers for. */

@@ -22,6 +22,8 @@ export interface WorkloadClusterHarness {
   addEtcdNode(name: string): Promise<string>;
   /** etcd raises `alarm` (NOSPACE, CORRUPT) on the member of the etcd Node `name`. */
   raiseEtcdAlarm(name: string, alarm: string): Promise<void>;
+  /** The member of the etcd Node `name` is a learner. */
+  makeEtcdLearner(name: string): Promise<void>;
   /** The object as the workload cluster now holds it. */
   applied(object: Pick<WorkloadObject, 'apiVersion' | 'kind' | 'metadata'>): Promise<Record<string, unknown> | undefined>;
   close(): Promise<void>;
@@ -56,6 +58,9 @@ export async function inMemoryHarness(): Promise<WorkloadClusterHarness> {
     addEtcdNode: (name) => addSimulatedNode(name, true, { apiServerCertificateNotAfter: '2027-12-03T09:00:00Z' }),
     async raiseEtcdAlarm(name, alarm) {
       workload.objects.etcd.raiseAlarm(CLUSTER, { memberId: simulatedMemberId(inMemoryProviderID(CLUSTER.namespace, name)), alarm });
+    },
+    async makeEtcdLearner(name) {
+      workload.objects.etcd.makeLearner(CLUSTER, simulatedMemberId(inMemoryProviderID(CLUSTER.namespace, name)));
     },
     async applied(object) {
       return workload.objects
@@ -119,6 +124,9 @@ export async function kubeconfigHarness(options: { pageSize?: number; withSecret
     },
     async raiseEtcdAlarm(name, alarm) {
       api.raiseEtcdAlarm(name, alarm);
+    },
+    async makeEtcdLearner(name) {
+      api.makeEtcdLearner(name);
     },
     async applied(object) {
       const [group, version] = object.apiVersion.includes('/') ? object.apiVersion.split('/') : [undefined, object.apiVersion];

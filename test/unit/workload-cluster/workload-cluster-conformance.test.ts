@@ -123,6 +123,16 @@ describe.each(implementations)('WorkloadCluster conformance, etcd members: %s', 
     expect(await h.workload.listEtcdAlarms(h.cluster, worker)).toBeUndefined();
   });
 
+  it('lists a member not yet promoted as a learner', async () => {
+    const h = await start();
+    harness = h;
+    const cp1 = { name: 'cp-1', providerID: await h.addEtcdNode('cp-1') };
+    await h.addEtcdNode('cp-2');
+    await h.makeEtcdLearner('cp-2');
+    const members = (await h.workload.listEtcdMembers(h.cluster, cp1)) ?? [];
+    expect(Object.fromEntries(members.map((m) => [m.name, m.isLearner === true]))).toEqual({ 'cp-1': false, 'cp-2': true });
+  });
+
   it('each member reports itself and one leader; only the leader moves leadership, to a member; a removed leader is replaced', async () => {
     const h = await start();
     harness = h;
