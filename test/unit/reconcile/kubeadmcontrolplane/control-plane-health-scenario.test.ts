@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { conditionsOf, findCondition } from '../../../../shared/contracts/conditions.js';
+import { valueAt } from '../../../../shared/contracts/json.js';
 import { type EtcdNode, type StaticPod, WORKLOAD_CLUSTER_PORT, type WorkloadCluster, WorkloadClusterUnavailableError, type WorkloadClusterRef } from '../../../../shared/ports/workload-cluster.js';
 import { PROVIDER_LOOKUP_PORT } from '../../../../shared/contracts/providers/provider-lookup.js';
 import { runReconcile } from '../../../../functions/reconcile/engine/skeleton/run-reconcile.js';
@@ -48,6 +49,11 @@ describe('KubeadmControlPlane control plane health (converge harness, in-memory 
     const machines = await componentConditions(store);
     expect(Object.keys(machines)).toHaveLength(3);
     for (const conditions of Object.values(machines)) expect(conditions).toEqual(['True/Running', 'True/Running', 'True/Running', 'True/Running', 'True/Healthy']);
+    // Cluster API's mandatory readiness gates: each Machine is Ready once its components are (ADR 0176).
+    for (const machine of await cpMachines(store)) {
+      expect(valueAt(machine, 'spec', 'readinessGates')).toEqual(COMPONENTS.map((conditionType) => ({ conditionType })));
+      expect(findCondition(conditionsOf(machine.status), 'Ready')?.status).toBe('True');
+    }
     const conditions = conditionsOf((await kcp(store))?.status);
     expect(findCondition(conditions, 'ControlPlaneComponentsHealthy')).toMatchObject({ status: 'True', reason: 'Healthy' });
     expect(findCondition(conditions, 'EtcdClusterHealthy')).toMatchObject({ status: 'True', reason: 'Healthy' });
@@ -63,6 +69,8 @@ describe('KubeadmControlPlane control plane health (converge harness, in-memory 
     expect((await run()).errors).toEqual([]);
     const scheduler = findCondition(conditionsOf((await store.get({ group: 'cluster.x-k8s.io', kind: 'Machine', namespace: 'default', name: sick?.metadata.name ?? '' }))?.status), 'SchedulerPodHealthy');
     expect(scheduler).toMatchObject({ status: 'False', reason: 'Failed', message: 'CrashLoopBackOff' });
+    const sickNow = await store.get({ group: 'cluster.x-k8s.io', kind: 'Machine', namespace: 'default', name: sick?.metadata.name ?? '' });
+    expect(findCondition(conditionsOf(sickNow?.status), 'Ready')).toMatchObject({ status: 'False', message: 'SchedulerPodHealthy: Failed' });
     expect(findCondition(conditionsOf((await kcp(store))?.status), 'ControlPlaneComponentsHealthy')).toMatchObject({
       status: 'False',
       reason: 'NotHealthy',
