@@ -89,23 +89,23 @@ function componentsMessage(healthy: number, machines: number): string {
   return healthy === 1 ? `* 1 of ${machines} Machines has healthy control plane components, at least 1 required` : `* ${healthy} of ${machines} Machines have healthy control plane components, at least 1 required`;
 }
 
-/** What decides before anything is counted: not initialized, not inspected, etcd not listed or not matching. */
-function precondition(inputs: AvailabilityInputs): ConditionInput | undefined {
-  if (!inputs.initialized) return available('False', 'NotAvailable', 'Control plane not yet initialized');
-  const etcd = inputs.health?.etcd;
-  if (!inputs.health) return available('Unknown', 'InspectionFailed', 'The workload cluster was not inspected');
-  if (etcd && !etcd.members) {
+/** What decides before anything is counted (not initialized, not inspected, etcd not listed or not matching), or the health to count. */
+function precondition(inputs: AvailabilityInputs): { decided: ConditionInput } | { health: ControlPlaneHealth } {
+  const { health } = inputs;
+  if (!inputs.initialized) return { decided: available('False', 'NotAvailable', 'Control plane not yet initialized') };
+  if (!health) return { decided: available('Unknown', 'InspectionFailed', 'The workload cluster was not inspected') };
+  if (health.etcd && !health.etcd.members) {
     const recent = inputs.initializedSince !== undefined && inputs.now.getTime() - Date.parse(inputs.initializedSince) < MEMBER_LIST_GRACE_MS;
-    return recent ? available('False', 'NotAvailable', 'Waiting for etcd to report the list of members') : available('Unknown', 'InspectionFailed', 'Failed to get etcd members');
+    return { decided: recent ? available('False', 'NotAvailable', 'Waiting for etcd to report the list of members') : available('Unknown', 'InspectionFailed', 'Failed to get etcd members') };
   }
-  if (etcd && !etcd.matching) return available('False', 'NotAvailable', 'The list of etcd members does not match the list of Machines and Nodes');
-  return undefined;
+  if (health.etcd && !health.etcd.matching) return { decided: available('False', 'NotAvailable', 'The list of etcd members does not match the list of Machines and Nodes') };
+  return { health };
 }
 
 export function availableCondition(inputs: AvailabilityInputs): ConditionInput {
-  const decided = precondition(inputs);
-  if (decided || !inputs.health) return decided ?? available('Unknown', 'InspectionFailed', 'The workload cluster was not inspected');
-  const { health } = inputs;
+  const checked = precondition(inputs);
+  if ('decided' in checked) return checked.decided;
+  const { health } = checked;
   const provisioned = health.machines.filter((m) => m.provisioned);
   const componentsHealthy = provisioned.filter((m) => m.componentsHealthy).length;
   const counts = health.etcd?.members ? countEtcd(health, health.etcd.members) : undefined;

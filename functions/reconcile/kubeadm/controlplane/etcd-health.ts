@@ -29,20 +29,20 @@ function condition(status: ConditionInput['status'], reason: string, message?: s
   return { type: CONDITION_ETCD_MEMBER_HEALTHY, status, reason, ...(message ? { message } : {}) };
 }
 
-/** Go's `%s` of etcdutil.MemberNames: `[a b c]`, an unnamed member by its ID. */
-function memberNames(members: readonly EtcdMember[]): string {
-  return `[${members.map((m) => m.name || `name not set yet for member with id ${m.id}`).join(' ')}]`;
-}
-
+/**
+ * Cluster API sets a Machine's condition from its member, then overrides it for every Machine
+ * whose Node has no member (compareMachinesAndMembers, deleting Machines included): that case is
+ * decided first here, so each Machine's condition is set once.
+ */
 function memberCondition(machine: EtcdMachine, etcd: EtcdView): ConditionInput {
-  const { node } = machine;
+  const { node, nodeName } = machine;
+  const member = etcd.state === 'listed' ? etcd.members.find((m) => m.name === nodeName) : undefined;
+  if (etcd.state === 'listed' && nodeName !== undefined && !member) return condition('False', 'NotHealthy', `Etcd doesn't have an etcd member for Node ${nodeName}`);
   if (node.state === 'noNode') return condition('Unknown', 'InspectionFailed', node.waitingFor);
   if (node.state === 'deleting') return condition('False', 'Deleting', 'Machine is deleting');
   if (etcd.state === 'failed') return condition('Unknown', etcd.reason, etcd.message);
-  const member = etcd.members.find((m) => m.name === machine.nodeName);
-  if (!member) {
-    return condition('False', 'NotHealthy', `Etcd reports the cluster is composed by ${memberNames(etcd.members)}, but the etcd member hosted on Machine ${machine.name} (${machine.nodeName}) is not included`);
-  }
+  // Listed with no member here means no Node name to look for.
+  if (!member) return condition('Unknown', 'InspectionFailed', 'The Machine has no Node');
   if (member.isLearner) return condition('False', 'NotHealthy', 'Waiting for learner etcd member to be promoted');
   const alarms = etcd.alarms.filter((a) => a.memberId === member.id).map((a) => a.alarm);
   if (alarms.length > 0) return condition('False', 'NotHealthy', `Etcd reports alarms: ${alarms.join(', ')}`);
@@ -78,12 +78,6 @@ function matches(machines: readonly EtcdMachine[], members: readonly EtcdMember[
 export function etcdHealth(machines: readonly EtcdMachine[], etcd: EtcdView, now: Date): EtcdHealth {
   const conditions = new Map(machines.map((m) => [m.name, memberCondition(m, etcd)]));
   if (etcd.state !== 'listed') return { machines: conditions, errors: [], matching: !machines.some((m) => m.nodeName !== undefined) };
-  // compareMachinesAndMembers: a Machine whose Node has no member says so, deleting or not.
-  for (const machine of machines) {
-    if (machine.nodeName !== undefined && !etcd.members.some((m) => m.name === machine.nodeName)) {
-      conditions.set(machine.name, condition('False', 'NotHealthy', `Etcd doesn't have an etcd member for Node ${machine.nodeName}`));
-    }
-  }
   const nodeNames = new Set(machines.flatMap((m) => m.nodeName ?? []));
   const errors = etcd.members
     .filter((member) => !nodeNames.has(member.name))
